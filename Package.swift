@@ -1,0 +1,112 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "livegate",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "livegate", targets: ["LiveGateCLI"]),
+        .library(name: "LiveGate", targets: ["LiveGate"]),
+        .library(name: "PostgresClient", targets: ["PostgresClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // C libraries, linked through pkg-config; each module has a small shim header.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+
+        // PostgreSQL client over libpq: pool, blocking calls on their own threads, typed errors.
+        .target(
+            name: "PostgresClient",
+            dependencies: [
+                "CLibPQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // SQL migrations, shipped as resources of their own target so `schema/` stays at the top level.
+        .target(
+            name: "LiveGateSchema",
+            path: "schema",
+            exclude: ["README.md"],
+            sources: ["SchemaResources.swift"],
+            resources: [.copy("migrations")]
+        ),
+
+        // The gateway: HTTP API, tenancy, authentication.
+        .target(
+            name: "LiveGate",
+            dependencies: [
+                "PostgresClient",
+                "LiveGateSchema",
+                "COpenSSL",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
+            name: "LiveGateCLI",
+            dependencies: [
+                "LiveGate",
+                "PostgresClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .target(
+            name: "TestSupport",
+            dependencies: ["PostgresClient", "LiveGate", "CCurl"],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostgresClientTests",
+            dependencies: ["PostgresClient", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LiveGateTests",
+            dependencies: [
+                "LiveGate",
+                "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

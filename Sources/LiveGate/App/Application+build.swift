@@ -1,0 +1,53 @@
+import Hummingbird
+import Logging
+import NIOCore
+import PostgresClient
+import ServiceLifecycle
+
+/// Builds the gateway's router: the middleware every request passes, then each controller's routes.
+/// `extraRoutes` lets a caller (tests, later features) add routes behind the same middleware.
+public func buildRouter(
+    configuration: GatewayConfiguration,
+    dependencies: GatewayDependencies,
+    extraRoutes: (Router<LiveGateRequestContext>, APIKeyAuthenticator) -> Void = { _, _ in }
+) -> (router: Router<LiveGateRequestContext>, routeTable: RouteTable) {
+    let router = Router(context: LiveGateRequestContext.self)
+    let routeTable = RouteTable()
+    let authenticator = APIKeyAuthenticator(repository: dependencies.apiKeys)
+
+    router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ErrorMiddleware(routes: routeTable))
+    router.add(
+        middleware: RequestLimitsMiddleware(
+            maxBodyBytes: configuration.maxRequestBodyBytes,
+            clientAddresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies)))
+
+    router.addRoutes(HealthController(pool: dependencies.pool).routes)
+    router.addRoutes(APIKeyController(authenticator: authenticator).routes)
+    extraRoutes(router, authenticator)
+
+    routeTable.load(from: router)
+    return (router, routeTable)
+}
+
+/// Assembles the whole gateway: router, server settings, and the services that live as long as it does.
+public func buildApplication(
+    configuration: GatewayConfiguration,
+    dependencies: GatewayDependencies,
+    logger: Logger,
+    services: [any Service] = [],
+    extraRoutes: (Router<LiveGateRequestContext>, APIKeyAuthenticator) -> Void = { _, _ in },
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let (router, _) = buildRouter(configuration: configuration, dependencies: dependencies, extraRoutes: extraRoutes)
+    var app = Application(
+        router: router,
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port),
+            serverName: configuration.serverName),
+        onServerRunning: onServerRunning,
+        logger: logger)
+    app.addServices(services)
+    return app
+}

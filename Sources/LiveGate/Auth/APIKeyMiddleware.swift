@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+
+/// Requires a valid REST API key with `permission`, used from an allowed address (SPEC §2–§3).
+///
+/// 401: no key, an unknown key, or a revoked one. 403 `Access Denied`: the key lacks the permission or
+/// the caller's address is outside its allowlist. The key itself is never logged: only its id.
+public struct APIKeyMiddleware: RouterMiddleware {
+    public typealias Context = LiveGateRequestContext
+    let authenticator: APIKeyAuthenticator
+    /// Nil: any valid key may call.
+    let permission: APIKeyPermission?
+
+    public init(authenticator: APIKeyAuthenticator, permission: APIKeyPermission?) {
+        self.authenticator = authenticator
+        self.permission = permission
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let presented = Self.bearerToken(request.headers[.authorization]) else { throw APIError.missingKey }
+        let key: APIKey
+        switch try await authenticator.authenticate(presented) {
+        case .unknown: throw APIError.invalidKey
+        case .revoked: throw APIError.revokedKey
+        case .authenticated(let found): key = found
+        }
+        var context = context
+        context.logger[metadataKey: "api_key_id"] = "\(key.id)"
+        context.logger[metadataKey: "workspace_id"] = "\(key.workspaceID)"
+        if let permission, !key.permissions.contains(permission) {
+            context.logger.info("API key lacks permission", metadata: ["permission": "\(permission)"])
+            throw APIError(.forbidden, "Access Denied", errors: ["this API key does not have the \(permission) permission"])
+        }
+        guard key.allows(context.clientAddress) else {
+            context.logger.info("API key used from an address outside its allowlist", metadata: ["client_ip": "\(context.clientAddress.map(String.init(describing:)) ?? "unknown")"])
+            throw APIError(.forbidden, "Access Denied", errors: ["this API key may not be used from this IP address"])
+        }
+        context.apiKey = key
+        return try await next(request, context)
+    }
+
+    /// The credentials of `Authorization: Bearer <key>` (scheme case-insensitive, RFC 7235).
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

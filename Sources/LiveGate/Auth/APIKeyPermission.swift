@@ -1,0 +1,32 @@
+/// What a REST API key may do (SPEC §2). An open set: unknown names are rejected where keys are made.
+public struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init?(rawValue: String) {
+        guard Self.all.contains(where: { $0.rawValue == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(known rawValue: String) { self.rawValue = rawValue }
+
+    public static let liveActivityUpdate = APIKeyPermission(known: "messages.live_activity.update")
+    public static let liveActivityStart = APIKeyPermission(known: "messages.live_activity.start")
+    public static let messageActivityLogRead = APIKeyPermission(known: "message_activity_log.read")
+
+    public static let all: [APIKeyPermission] = [.liveActivityUpdate, .liveActivityStart, .messageActivityLogRead]
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let permission = APIKeyPermission(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown permission \(text)"))
+        }
+        self = permission
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import PostgresClient
+
+public struct PostgresTenancyRepository: TenancyRepository {
+    let pool: PostgresConnectionPool
+
+    public init(pool: PostgresConnectionPool) {
+        self.pool = pool
+    }
+
+    public func createWorkspace(name: String, rateLimitPerHour: Int) async throws -> Workspace {
+        let rows = try await mapConstraintErrors {
+            try await pool.query(
+                "INSERT INTO workspaces (name, rate_limit_per_hour) VALUES ($1, $2) RETURNING \(Self.workspaceColumns)",
+                [name, rateLimitPerHour])
+        }
+        return try Self.workspace(from: rows[0])
+    }
+
+    public func workspace(id: UUID) async throws -> Workspace? {
+        let rows = try await pool.query("SELECT \(Self.workspaceColumns) FROM workspaces WHERE id = $1", [id])
+        return try rows.first.map(Self.workspace(from:))
+    }
+
+    public func setRateLimit(workspaceID: UUID, rateLimitPerHour: Int) async throws -> Bool {
+        let rows = try await mapConstraintErrors {
+            try await pool.query(
+                "UPDATE workspaces SET rate_limit_per_hour = $2 WHERE id = $1", [workspaceID, rateLimitPerHour])
+        }
+        return rows.affectedRowCount == 1
+    }
+
+    public func createApp(
+        workspaceID: UUID, name: String, identifier: String?, bundleID: String, endpoint: APNsEndpoint,
+        credentials: APNsCredentials?
+    ) async throws -> App {
+        let identifier = identifier ?? UUID().uuidString.lowercased()
+        let rows = try await mapConstraintErrors {
+            try await pool.query(
+                """
+                INSERT INTO apps (workspace_id, app_identifier, name, bundle_id, apns_endpoint,
+                                  apns_team_id, apns_key_id, apns_private_key)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                RETURNING \(Self.appColumns)
+                """,
+                [
+                    workspaceID, identifier, name, bundleID, endpoint.rawValue,
+                    credentials?.teamID, credentials?.keyID, credentials?.privateKeyPEM,
+                ])
+        }
+        return try Self.app(from: rows[0])
+    }
+
+    public func app(identifier: String) async throws -> App? {
+        let rows = try await pool.query("SELECT \(Self.appColumns) FROM apps WHERE app_identifier = $1", [identifier])
+        return try rows.first.map(Self.app(from:))
+    }
+
+    static let workspaceColumns = "id, name, rate_limit_per_hour, created_at"
+    static let appColumns = """
+        id, workspace_id, app_identifier, name, bundle_id, apns_endpoint, apns_team_id, apns_key_id,
+        apns_private_key, created_at
+        """
+
+    static func workspace(from row: PostgresRow) throws -> Workspace {
+        Workspace(
+            id: try row.require("id"), name: try row.require("name"),
+            rateLimitPerHour: try row.require("rate_limit_per_hour"), createdAt: try row.require("created_at"))
+    }
+
+    static func app(from row: PostgresRow) throws -> App {
+        let endpointText: String = try row.require("apns_endpoint")
+        guard let endpoint = APNsEndpoint(rawValue: endpointText) else {
+            throw TenancyError(.invalidValue, "stored APNs endpoint is not valid")
+        }
+        var credentials: APNsCredentials?
+        if let teamID: String = try row.decode("apns_team_id"), let keyID: String = try row.decode("apns_key_id"),
+            let pem: String = try row.decode("apns_private_key")
+        {
+            credentials = APNsCredentials(teamID: teamID, keyID: keyID, privateKeyPEM: pem)
+        }
+        return App(
+            id: try row.require("id"), workspaceID: try row.require("workspace_id"),
+            identifier: try row.require("app_identifier"), name: try row.require("name"),
+            bundleID: try row.require("bundle_id"), endpoint: endpoint, credentials: credentials,
+            createdAt: try row.require("created_at"))
+    }
+}
+
+/// Turns the constraint errors a caller can cause into `TenancyError`s that say what to fix.
+func mapConstraintErrors<Result>(_ body: () async throws -> Result) async throws -> Result {
+    do {
+        return try await body()
+    } catch let error as PostgresError {
+        switch error.sqlState {
+        case "23503": throw TenancyError(.workspaceNotFound, "no such workspace")
+        case "23505": throw TenancyError(.appIdentifierTaken, "an app with that identifier already exists")
+        case "23514", "22001", "22P02": throw TenancyError(.invalidValue, "a value is out of range: \(error.message)")
+        default: throw error
+        }
+    }
+}

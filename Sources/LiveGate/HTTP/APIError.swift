@@ -1,0 +1,43 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A fatal API error in Braze's shape: `{"message": "...", "errors": [...]}`.
+public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    /// For a person: what is wrong, and where possible what to do.
+    public var message: String
+    /// Details, one per problem (for example one per invalid field).
+    public var errors: [String]
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ message: String, errors: [String] = [], headers: HTTPFields = [:]) {
+        self.status = status
+        self.message = message
+        self.errors = errors
+        self.headers = headers
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    var body: [UInt8] {
+        struct Body: Encodable {
+            let message: String
+            let errors: [String]?
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(Body(message: message, errors: errors.isEmpty ? nil : errors))) ?? Data())
+    }
+}
+
+extension APIError {
+    public static let missingKey = APIError(.unauthorized, "Missing API key: send it as 'Authorization: Bearer <key>'")
+    public static let invalidKey = APIError(.unauthorized, "Invalid API key")
+    public static let revokedKey = APIError(.unauthorized, "Invalid API key: this key has been revoked")
+    public static let accessDenied = APIError(.forbidden, "Access Denied")
+}

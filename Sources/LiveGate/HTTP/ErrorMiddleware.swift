@@ -1,0 +1,50 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Gives every error Braze's JSON body (SPEC §3), whatever raised it: our own `APIError`s, Hummingbird's
+/// 404 and 413, unknown methods (405 with `Allow`), undecodable bodies, and unexpected failures (500,
+/// logged with the request id, the cause never sent to the client).
+public struct ErrorMiddleware: RouterMiddleware {
+    public typealias Context = LiveGateRequestContext
+    let routes: RouteTable
+
+    public init(routes: RouteTable) {
+        self.routes = routes
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as any HTTPResponseError {
+            return try translate(error, request: request, context: context).response(from: request, context: context)
+        } catch is DecodingError {
+            return try APIError(.badRequest, "Request body is not valid JSON").response(from: request, context: context)
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "reason": "\(error)"])
+            return try APIError(.internalServerError, "Internal server error").response(from: request, context: context)
+        }
+    }
+
+    private func translate(_ error: any HTTPResponseError, request: Request, context: Context) -> APIError {
+        switch error.status {
+        case .notFound:
+            let allowed = routes.methods(forPath: request.uri.path)
+            if !allowed.isEmpty {
+                var headers = HTTPFields()
+                headers[.allow] = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+                return APIError(.methodNotAllowed, "Method \(request.method.rawValue) is not allowed here", headers: headers)
+            }
+            return APIError(.notFound, "Not found: no endpoint at \(request.uri.path)")
+        case .contentTooLarge:
+            return APIError(.contentTooLarge, "Request body is larger than \(context.requestBodyLimit) bytes")
+        default:
+            let reason = (error as? HTTPError)?.body ?? error.status.reasonPhrase
+            return APIError(error.status, reason, headers: (error as? HTTPError)?.headers ?? [:])
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Hummingbird
+import NIOCore
+
+/// Per-request state: the peer's address, the authenticated key, and the body limit in force.
+public struct LiveGateRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The TCP peer; nil when the request did not come over a socket (router tests).
+    public let peerAddress: IPAddress?
+    /// Set by `APIKeyMiddleware` once the bearer key checks out.
+    public var apiKey: APIKey?
+    /// Set by `RequestLimitsMiddleware` from the gateway's configuration.
+    public var requestBodyLimit = GatewayConfiguration.defaultMaxRequestBodyBytes
+    /// The address the request is treated as coming from (the peer, or a trusted proxy's client).
+    public var clientAddress: IPAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.peerAddress = source.channel.remoteAddress?.ipAddress.flatMap(IPAddress.init)
+        self.clientAddress = self.peerAddress
+    }
+
+    public var maxUploadSize: Int { requestBodyLimit }
+}

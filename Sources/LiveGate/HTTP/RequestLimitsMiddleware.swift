@@ -1,0 +1,48 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Applies the gateway's request rules before any handler runs: the body limit (413, checked against
+/// `Content-Length` at once and against the bytes read otherwise), JSON bodies only (415), and the
+/// client address when the peer is a trusted proxy.
+public struct RequestLimitsMiddleware: RouterMiddleware {
+    public typealias Context = LiveGateRequestContext
+    let maxBodyBytes: Int
+    let clientAddresses: ClientAddressResolver
+
+    public init(maxBodyBytes: Int, clientAddresses: ClientAddressResolver) {
+        self.maxBodyBytes = maxBodyBytes
+        self.clientAddresses = clientAddresses
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.requestBodyLimit = maxBodyBytes
+        context.clientAddress = clientAddresses.clientAddress(peer: context.peerAddress, headers: request.headers)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes {
+            throw APIError(.contentTooLarge, "Request body is larger than \(maxBodyBytes) bytes")
+        }
+        if Self.carriesBody(request), !Self.isJSON(request.headers[.contentType]) {
+            throw APIError(
+                .unsupportedMediaType, "Unsupported content type: send the body as JSON",
+                errors: ["Content-Type must be application/json"])
+        }
+        return try await next(request, context)
+    }
+
+    static func carriesBody(_ request: Request) -> Bool {
+        switch request.method {
+        case .post, .put, .patch: return true
+        default: return false
+        }
+    }
+
+    /// `application/json`, with or without parameters such as `charset=utf-8`.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    }
+}

@@ -1,0 +1,33 @@
+import Hummingbird
+import PostgresClient
+
+/// `GET /healthz`: 200 only when PostgreSQL answers, so a load balancer stops sending traffic to an
+/// instance that cannot record dispatches.
+public struct HealthController: Sendable {
+    let pool: PostgresConnectionPool
+
+    public init(pool: PostgresConnectionPool) {
+        self.pool = pool
+    }
+
+    public var routes: RouteCollection<LiveGateRequestContext> {
+        let routes = RouteCollection(context: LiveGateRequestContext.self)
+        routes.get("/healthz", use: health)
+        return routes
+    }
+
+    struct Health: ResponseEncodable {
+        let status: String
+        let database: String
+    }
+
+    @Sendable func health(_ request: Request, context: LiveGateRequestContext) async throws -> Health {
+        do {
+            try await pool.query("SELECT 1")
+            return Health(status: "ok", database: "ok")
+        } catch {
+            context.logger.warning("health check: database unavailable", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, "Database unavailable", errors: ["PostgreSQL did not answer"])
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import LiveGate
+
+struct AppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app", abstract: "Manage apps.", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register an iOS app; prints its app identifier (the app_id of API calls) on the last line.",
+            discussion: """
+                --team-id, --key-id and --key-file come together. Without them the app is created without \
+                push credentials, and its pushes are logged as "No push credential" instead of being sent.
+                """)
+
+        @Option(help: "The workspace id.") var workspace: UUIDArgument
+        @Option(help: "A name for people.") var name: String
+        @Option(help: "The app's bundle identifier, e.g. com.example.Scores.") var bundleId: String
+        @Option(help: "Apple Developer team id (the JWT's iss).") var teamId: String?
+        @Option(help: "The APNs signing key's id (the JWT's kid).") var keyId: String?
+        @Option(help: "Path to the .p8 signing key (PKCS#8 PEM, P-256).") var keyFile: String?
+        @Option(help: "production, sandbox, or a URL (http://host:port: HTTP/2 without TLS).")
+        var apnsEndpoint: String
+        @Option(help: "Use this app identifier instead of a new random one (e.g. the one Braze gave the app).")
+        var appId: String?
+
+        func validate() throws {
+            guard APNsEndpoint(rawValue: apnsEndpoint) != nil else {
+                throw ValidationError("--apns-endpoint must be production, sandbox, or an http:// or https:// URL")
+            }
+            let given = [teamId, keyId, keyFile].filter { $0 != nil }.count
+            guard given == 0 || given == 3 else {
+                throw ValidationError("--team-id, --key-id and --key-file go together: give all three or none")
+            }
+        }
+
+        func run() async throws {
+            var credentials: APNsCredentials?
+            if let teamId, let keyId, let keyFile {
+                let pem: String
+                do {
+                    pem = try String(contentsOfFile: keyFile, encoding: .utf8)
+                } catch {
+                    throw CLIError("cannot read --key-file \(keyFile)")
+                }
+                guard pem.contains("-----BEGIN PRIVATE KEY-----") else {
+                    throw CLIError("--key-file is not a PKCS#8 PEM private key (an APNs .p8 file)")
+                }
+                credentials = APNsCredentials(teamID: teamId, keyID: keyId, privateKeyPEM: pem)
+            }
+            let app = try await withDatabase { pool, _ in
+                try await PostgresTenancyRepository(pool: pool).createApp(
+                    workspaceID: workspace.value, name: name, identifier: appId, bundleID: bundleId,
+                    endpoint: APNsEndpoint(rawValue: apnsEndpoint)!, credentials: credentials)
+            }
+            let credentialNote = app.credentials == nil ? "without push credentials" : "with key \(app.credentials!.keyID)"
+            printResult(
+                ["Created app '\(app.name)' (\(app.bundleID)) sending to \(app.endpoint), \(credentialNote)."],
+                value: app.identifier)
+        }
+    }
+}

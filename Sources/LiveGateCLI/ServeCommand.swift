@@ -1,0 +1,38 @@
+import ArgumentParser
+import PostgresClient
+import Logging
+import Hummingbird
+import LiveGate
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Migrate the database, then serve the HTTP API until SIGINT or SIGTERM.")
+
+    @Option(help: "Address to listen on (default: LIVEGATE_HOST or 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on (default: LIVEGATE_PORT or 8080).")
+    var port: Int?
+
+    func run() async throws {
+        let configuration = GatewayConfiguration(
+            host: host ?? Settings.environment["LIVEGATE_HOST"] ?? "127.0.0.1",
+            port: try port ?? Settings.integer("LIVEGATE_PORT", default: 8080, range: 0...65535),
+            maxRequestBodyBytes: try Settings.integer(
+                "LIVEGATE_MAX_BODY_BYTES", default: GatewayConfiguration.defaultMaxRequestBodyBytes, range: 1024...(64 << 20)),
+            trustedProxies: try Settings.networks("LIVEGATE_TRUSTED_PROXIES"))
+        // The pool is closed by the application's own shutdown, not by `withDatabase`.
+        let pool = PostgresConnectionPool(configuration: try Settings.database(), logger: .init(label: "livegate.postgres"))
+        let logger = Logger(label: "livegate")
+        do {
+            try await Migrator(pool: pool, logger: logger).migrate()
+        } catch {
+            await pool.close()
+            throw error
+        }
+        let app = buildApplication(
+            configuration: configuration, dependencies: .postgres(pool: pool), logger: logger,
+            services: [PostgresPoolService(pool: pool)])
+        try await app.runService()
+    }
+}

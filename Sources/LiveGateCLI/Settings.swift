@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import LiveGate
+import Logging
+import PostgresClient
+
+/// Settings that come from the environment (documented in the README's configuration reference).
+enum Settings {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    static func logLevel() -> Logger.Level {
+        environment["LIVEGATE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .info
+    }
+
+    static func database() throws -> PostgresConfiguration {
+        guard let url = environment["DATABASE_URL"], !url.isEmpty else {
+            throw ValidationError("DATABASE_URL is not set: give a libpq connection string or a postgres:// URI")
+        }
+        return PostgresConfiguration(
+            connectionString: url,
+            maximumConnections: try integer("LIVEGATE_DB_POOL_SIZE", default: 10, range: 1...500))
+    }
+
+    static func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = environment[name], !text.isEmpty else { return value }
+        guard let parsed = Int(text), range.contains(parsed) else {
+            throw ValidationError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return parsed
+    }
+
+    static func networks(_ name: String) throws -> [IPNetwork] {
+        guard let text = environment[name], !text.isEmpty else { return [] }
+        return try text.split(separator: ",").map { entry in
+            let trimmed = entry.trimmingCharacters(in: .whitespaces)
+            guard let network = IPNetwork(trimmed) else { throw ValidationError("\(name): '\(trimmed)' is not an IP address or CIDR") }
+            return network
+        }
+    }
+}
+
+/// Opens a pool for one command and closes it however the command ends.
+func withDatabase<Result>(_ body: (PostgresConnectionPool, Logger) async throws -> Result) async throws -> Result {
+    let logger = Logger(label: "livegate")
+    let pool = PostgresConnectionPool(configuration: try Settings.database(), logger: Logger(label: "livegate.postgres"))
+    do {
+        let result = try await body(pool, logger)
+        await pool.close()
+        return result
+    } catch {
+        await pool.close()
+        throw error
+    }
+}
+
+/// Prints lines for a person, then `value` alone on the last line, for scripts.
+func printResult(_ lines: [String], value: String) {
+    for line in lines { print(line) }
+    print(value)
+}

@@ -1,0 +1,153 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection. Every call blocks, so the pool runs them on its own threads, and hands a
+/// connection to one caller at a time; that exclusive hand-over is what makes `@unchecked Sendable` sound.
+/// The `PGconn` is owned here and freed exactly once, in `deinit`.
+public final class PostgresConnection: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// Statements that returned a result since the pool last handed this connection out.
+    var completedStatements = 0
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Opens a connection (blocking). The connection string is expanded by libpq, and its own settings win
+    /// over the defaults given here.
+    static func connect(_ configuration: PostgresConfiguration) throws -> PostgresConnection {
+        let settings = [
+            ("connect_timeout", String(configuration.connectTimeoutSeconds)),
+            ("application_name", configuration.applicationName),
+            ("dbname", configuration.connectionString),
+        ]
+        let keywords = settings.map { strdup($0.0) } + [nil]
+        let values = settings.map { strdup($0.1) } + [nil]
+        defer {
+            keywords.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        let opened = keywords.withUnsafeBufferPointer { keywordBuffer in
+            values.withUnsafeBufferPointer { valueBuffer in
+                keywordBuffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: keywords.count) { k in
+                    valueBuffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: values.count) { v in
+                        PQconnectdbParams(k, v, 1)
+                    }
+                }
+            }
+        }
+        guard let opened else {
+            throw PostgresError(code: .connectionFailed, message: "libpq could not allocate a connection")
+        }
+        let connection = PostgresConnection(handle: opened)
+        // libpq prints server notices (e.g. "relation already exists, skipping") to stderr by default;
+        // they are informational, and stderr belongs to the application's logs.
+        PQsetNoticeProcessor(opened, { _, _ in }, nil)
+        guard PQstatus(opened) == CONNECTION_OK else {
+            throw PostgresError(code: .connectionFailed, message: connection.lastErrorMessage)
+        }
+        // Timestamps are read back in one known text form.
+        try connection.executeScript("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, YMD'")
+        return connection
+    }
+
+    /// True once libpq has seen the connection fail; the pool then discards it.
+    public var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// Runs one statement with `$1…$n` parameters (`PQexecParams`); values never enter the SQL text.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) throws -> PostgresRows {
+        let encoded = parameters.map { $0?.postgresParameter }
+        var values: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        var types: [Oid] = []
+        values.reserveCapacity(encoded.count)
+        defer { values.forEach { free($0) } }
+        for parameter in encoded {
+            switch parameter {
+            case nil:
+                values.append(nil)
+                lengths.append(0)
+                formats.append(0)
+                types.append(0)
+            case .text(let text):
+                values.append(strdup(text))
+                lengths.append(0)
+                formats.append(0)
+                types.append(0)  // the server infers the type from the statement
+            case .bytes(let bytes):
+                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+                bytes.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress { memcpy(buffer, base, bytes.count) }
+                }
+                values.append(buffer)
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+                types.append(17)  // bytea, binary
+            }
+        }
+        let result = values.withUnsafeBufferPointer { valueBuffer in
+            valueBuffer.baseAddress.map { base in
+                base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: values.count) { pointers in
+                    PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+                }
+            } ?? PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0)
+        }
+        return try consume(result)
+    }
+
+    /// Runs trusted SQL that may hold several statements and no parameters (`PQexec`): schema migrations
+    /// and session settings only, never text that came from a request.
+    public func executeScript(_ sql: String) throws {
+        try consume(PQexec(handle, sql))
+    }
+
+    /// Copies a result out and frees it; throws the server's error with its SQLSTATE.
+    @discardableResult
+    private func consume(_ result: OpaquePointer?) throws -> PostgresRows {
+        guard let result else {
+            throw PostgresError(code: isBroken ? .connectionLost : .statementFailed, message: lastErrorMessage)
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            completedStatements += 1
+            return rows(of: result)
+        default:
+            let sqlState = field(of: result, lg_pq_diag_sqlstate())
+            let message = field(of: result, lg_pq_diag_message_primary()) ?? lastErrorMessage
+            throw PostgresError(code: isBroken ? .connectionLost : .statementFailed, sqlState: sqlState, message: message)
+        }
+    }
+
+    private func rows(of result: OpaquePointer) -> PostgresRows {
+        let rowCount = Int(PQntuples(result))
+        let columnCount = Int(PQnfields(result))
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        var cells: [[String?]] = []
+        cells.reserveCapacity(rowCount)
+        for row in 0..<Int32(rowCount) {
+            cells.append(
+                (0..<Int32(columnCount)).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                })
+        }
+        let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+        return PostgresRows(columns: columns, cells: cells, affectedRowCount: affected)
+    }
+
+    private func field(of result: OpaquePointer, _ code: Int32) -> String? {
+        PQresultErrorField(result, code).map { String(cString: $0) }
+    }
+
+    private var lastErrorMessage: String {
+        let text = PQerrorMessage(handle).map { String(cString: $0) } ?? ""
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? "unknown libpq error" : trimmed
+    }
+}

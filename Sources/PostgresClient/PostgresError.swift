@@ -1,0 +1,48 @@
+/// An error from the PostgreSQL client.
+///
+/// The description carries the server's primary message and SQLSTATE, never the connection string
+/// or the statement's parameters, so it is safe to log.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is, as an open set of values.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+
+        private init(_ name: String) { self.name = name }
+
+        /// A connection could not be opened.
+        public static let connectionFailed = Code("connectionFailed")
+        /// An open connection broke while a statement was sent or its result read.
+        public static let connectionLost = Code("connectionLost")
+        /// The server refused the statement; `sqlState` says why.
+        public static let statementFailed = Code("statementFailed")
+        /// A column could not be read as the type asked for.
+        public static let decodingFailed = Code("decodingFailed")
+        /// The pool was shut down.
+        public static let poolClosed = Code("poolClosed")
+
+        public var description: String { name }
+    }
+
+    public var code: Code
+    /// The five-character SQLSTATE the server sent, when it sent one.
+    public var sqlState: String?
+    /// A message for a person: the server's primary message, or the client's own.
+    public var message: String
+
+    public init(code: Code, sqlState: String? = nil, message: String) {
+        self.code = code
+        self.sqlState = sqlState
+        self.message = message
+    }
+
+    public var description: String {
+        var text = "PostgresError(code: \(code)"
+        if let sqlState { text += ", sqlState: \(sqlState)" }
+        return text + ", message: \(message))"
+    }
+
+    /// True when the statement broke a unique constraint (SQLSTATE 23505).
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+    /// True when a value did not fit its column's rules (SQLSTATE class 22 or 23).
+    public var isDataException: Bool { sqlState.map { $0.hasPrefix("22") || $0.hasPrefix("23") } ?? false }
+}

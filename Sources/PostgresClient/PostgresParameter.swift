@@ -1,0 +1,68 @@
+import Foundation
+
+/// A statement parameter as it goes to `PQexecParams`.
+public enum PostgresParameter: Sendable, Equatable {
+    /// Text format with type left for the server to infer from the statement.
+    case text(String)
+    /// Binary `bytea`: raw bytes, sent without escaping.
+    case bytes([UInt8])
+}
+
+/// A Swift value that can be bound to a `$n` placeholder.
+public protocol PostgresBindable: Sendable {
+    var postgresParameter: PostgresParameter { get }
+}
+
+extension String: PostgresBindable {
+    public var postgresParameter: PostgresParameter { .text(self) }
+}
+
+extension Int: PostgresBindable {
+    public var postgresParameter: PostgresParameter { .text(String(self)) }
+}
+
+extension Int64: PostgresBindable {
+    public var postgresParameter: PostgresParameter { .text(String(self)) }
+}
+
+extension Int32: PostgresBindable {
+    public var postgresParameter: PostgresParameter { .text(String(self)) }
+}
+
+extension Double: PostgresBindable {
+    public var postgresParameter: PostgresParameter { .text(String(self)) }
+}
+
+extension Bool: PostgresBindable {
+    public var postgresParameter: PostgresParameter { .text(self ? "true" : "false") }
+}
+
+extension UUID: PostgresBindable {
+    public var postgresParameter: PostgresParameter { .text(uuidString.lowercased()) }
+}
+
+extension Date: PostgresBindable {
+    /// A `timestamptz` literal in UTC with microseconds.
+    public var postgresParameter: PostgresParameter {
+        .text(PostgresTimestamp.format(self))
+    }
+}
+
+extension Data: PostgresBindable {
+    public var postgresParameter: PostgresParameter { .bytes([UInt8](self)) }
+}
+
+extension Array: PostgresBindable where Element == String {
+    /// A text array literal, `{"a","b"}`, every element quoted and escaped.
+    public var postgresParameter: PostgresParameter {
+        let elements = self.map { element -> String in
+            var escaped = "\""
+            for character in element {
+                if character == "\"" || character == "\\" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped + "\""
+        }
+        return .text("{" + elements.joined(separator: ",") + "}")
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiveGate
+import Logging
+import NIOCore
+import Testing
+import TestSupport
+
+@Suite("Every error has Braze's JSON body")
+struct ErrorBodyTests {
+    @Test func unknownPathIs404() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let response = try await client.execute(uri: "/messages/nope", method: .get)
+                #expect(response.status == .notFound)
+                #expect(response.text == #"{"message":"Not found: no endpoint at /messages/nope"}"#)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+            }
+        }
+    }
+
+    @Test func wrongMethodIs405WithAllow() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let response = try await client.execute(uri: "/healthz", method: .delete)
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET")
+                #expect(response.text == #"{"message":"Method DELETE is not allowed here"}"#)
+            }
+        }
+    }
+
+    @Test func malformedJSONIs400() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let response = try await client.execute(
+                    uri: "/probe/echo", method: .post, headers: .json, body: ByteBuffer(string: #"{"name": "a", "count": "#))
+                #expect(response.status == .badRequest)
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                #expect((json["message"] as? String)?.isEmpty == false)
+                #expect(json.keys.sorted() == ["message"])
+            }
+        }
+    }
+
+    @Test func wellFormedJSONReachesTheHandler() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let response = try await client.execute(
+                    uri: "/probe/echo", method: .post, headers: [.contentType: "application/json; charset=utf-8"],
+                    body: ByteBuffer(string: #"{"name":"a","count":2}"#))
+                #expect(response.status == .ok)
+                #expect(response.text == #"{"count":2,"name":"a"}"# || response.text == #"{"name":"a","count":2}"#)
+            }
+        }
+    }
+
+    @Test(arguments: [nil, "text/plain", "application/x-www-form-urlencoded", "application/jsonx"])
+    func wrongContentTypeIs415(contentType: String?) async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                var headers = HTTPFields()
+                if let contentType { headers[.contentType] = contentType }
+                let response = try await client.execute(
+                    uri: "/probe/echo", method: .post, headers: headers, body: ByteBuffer(string: #"{"name":"a","count":1}"#))
+                #expect(response.status == .unsupportedMediaType)
+                #expect(
+                    response.text
+                        == #"{"errors":["Content-Type must be application/json"],"message":"Unsupported content type: send the body as JSON"}"#)
+            }
+        }
+    }
+
+    @Test func oversizedBodyIs413() async throws {
+        try await TestDatabase.with { database in
+            let configuration = GatewayConfiguration(maxRequestBodyBytes: 2048)
+            let big = #"{"name":""# + String(repeating: "x", count: 4096) + #"","count":1}"#
+            try await TestGateway.app(database, configuration: configuration).test(.router) { client in
+                let response = try await client.execute(uri: "/probe/echo", method: .post, headers: .json, body: ByteBuffer(string: big))
+                #expect(response.status == .contentTooLarge)
+                #expect(response.text == #"{"message":"Request body is larger than 2048 bytes"}"#)
+            }
+        }
+    }
+
+    @Test func oversizedBodyWithoutContentLengthIs413() async throws {
+        // Over a real socket with chunked transfer encoding, the limit is enforced on the bytes read.
+        try await TestDatabase.with { database in
+            let configuration = GatewayConfiguration(maxRequestBodyBytes: 2048)
+            let app = TestGateway.app(database, configuration: configuration)
+            try await app.test(.live) { client in
+                let big = #"{"name":""# + String(repeating: "x", count: 8192) + #"","count":1}"#
+                let response = try await client.execute(
+                    uri: "/probe/echo", method: .post, headers: [.contentType: "application/json", .transferEncoding: "chunked"],
+                    body: ByteBuffer(string: big))
+                #expect(response.status == .contentTooLarge)
+                #expect(response.text == #"{"message":"Request body is larger than 2048 bytes"}"#)
+            }
+        }
+    }
+
+    @Test func unexpectedFailureIs500WithoutItsCause() async throws {
+        try await TestDatabase.with { database in
+            let recorder = LogRecorder()
+            try await TestGateway.app(database, logger: recorder.logger()).test(.router) { client in
+                let response = try await client.execute(uri: "/probe/crash", method: .get)
+                #expect(response.status == .internalServerError)
+                #expect(response.text == #"{"message":"Internal server error"}"#)
+                #expect(!response.text.contains(ProbeRoutes.crashDetail))
+                // The cause is logged for the operator, with the request's id.
+                let logged = recorder.all.filter { $0.level == .error }
+                #expect(logged.count == 1)
+                #expect(logged.first?.metadata["hb.request.id"]?.description == response.requestID)
+            }
+        }
+    }
+}

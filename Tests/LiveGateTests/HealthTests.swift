@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiveGate
+import PostgresClient
+import Testing
+import TestSupport
+
+@Suite("GET /healthz follows the database")
+struct HealthTests {
+    @Test func okWhenTheDatabaseAnswers() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let response = try await client.execute(uri: "/healthz", method: .get)
+                #expect(response.status == .ok)
+                #expect(response.text == #"{"database":"ok","status":"ok"}"# || response.text == #"{"status":"ok","database":"ok"}"#)
+            }
+        }
+    }
+
+    @Test func unavailableWhenTheDatabaseDoesNot() async throws {
+        let pool = PostgresConnectionPool(
+            configuration: .init(connectionString: "host=127.0.0.1 port=1 user=nobody dbname=none", connectTimeoutSeconds: 1))
+        let app = buildApplication(
+            configuration: .init(), dependencies: .postgres(pool: pool), logger: .init(label: "test"))
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/healthz", method: .get)
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.text == #"{"errors":["PostgreSQL did not answer"],"message":"Database unavailable"}"#)
+        }
+        await pool.close()
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import LiveGate
+import Logging
+import PostgresClient
+import Testing
+import TestSupport
+
+@Suite("Schema migrations")
+struct MigrationTests {
+    @Test func emptyDatabaseGetsEveryMigrationThenReRunIsANoOp() async throws {
+        try await TestDatabase.with(migrated: false) { database in
+            let migrator = Migrator(pool: database.pool, logger: Logger(label: "test"))
+            let applied = try await migrator.migrate()
+            #expect(applied.first == 1)
+            #expect(applied == applied.sorted())
+            let tables = try await database.pool.query(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")
+            let names = Set(try tables.map { try $0.require("table_name", as: String.self) })
+            #expect(names.isSuperset(of: ["schema_migrations", "workspaces", "apps", "users", "user_aliases", "api_keys"]))
+
+            let recorded = try await database.pool.query("SELECT version FROM schema_migrations ORDER BY version")
+            #expect(try recorded.map { try $0.require("version", as: Int.self) } == applied)
+
+            #expect(try await migrator.migrate() == [])
+            let again = try await database.pool.query("SELECT count(*)::int AS n FROM schema_migrations")
+            #expect(try again[0].require("n", as: Int.self) == applied.count)
+        }
+    }
+
+    @Test func concurrentStartsApplyEachMigrationOnce() async throws {
+        try await TestDatabase.with(migrated: false) { database in
+            let results = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        // Separate pools: separate sessions, as separate gateway instances would have.
+                        let pool = PostgresConnectionPool(configuration: .init(connectionString: database.connectionString, maximumConnections: 1))
+                        do {
+                            let applied = try await Migrator(pool: pool, logger: Logger(label: "test")).migrate()
+                            await pool.close()
+                            return applied
+                        } catch {
+                            await pool.close()
+                            throw error
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.filter { !$0.isEmpty }.count == 1)
+            #expect(results.flatMap { $0 }.sorted() == results.first { !$0.isEmpty }!)
+        }
+    }
+
+    @Test func constraintsRejectBadTenancyData() async throws {
+        try await TestDatabase.with { database in
+            let workspace = try await database.makeWorkspace()
+            let zeroLimit = await #expect(throws: TenancyError.self) {
+                _ = try await database.tenancy.createWorkspace(name: "x", rateLimitPerHour: 0)
+            }
+            #expect(zeroLimit?.code == .invalidValue)
+
+            let noWorkspace = await #expect(throws: TenancyError.self) {
+                _ = try await database.tenancy.createApp(
+                    workspaceID: UUID(), name: "a", identifier: nil, bundleID: "b", endpoint: .sandbox, credentials: nil)
+            }
+            #expect(noWorkspace?.code == .workspaceNotFound)
+
+            let first = try await database.tenancy.createApp(
+                workspaceID: workspace.id, name: "a", identifier: "braze-app-1", bundleID: "b", endpoint: .production, credentials: nil)
+            #expect(first.identifier == "braze-app-1")
+            let duplicate = await #expect(throws: TenancyError.self) {
+                _ = try await database.tenancy.createApp(
+                    workspaceID: workspace.id, name: "a", identifier: "braze-app-1", bundleID: "b", endpoint: .sandbox, credentials: nil)
+            }
+            #expect(duplicate?.code == .appIdentifierTaken)
+
+            // Half a credential set is refused by the schema itself.
+            let partial = await #expect(throws: PostgresError.self) {
+                try await database.pool.query(
+                    "INSERT INTO apps (workspace_id, app_identifier, name, bundle_id, apns_endpoint, apns_team_id) VALUES ($1, 'p', 'n', 'b', 'sandbox', 'TEAM')",
+                    [workspace.id])
+            }
+            #expect(partial?.sqlState == "23514")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@Suite("Files operators use outside the code")
+struct RepositoryFilesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func dockerComposeFileIsValid() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["docker-compose", "-f", Self.root.appendingPathComponent("docker-compose.yml").path, "config", "-q"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
+
+    @Test func readmeDocumentsEverySetting() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let sources = try FileManager.default.subpathsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
+            .filter { $0.hasSuffix(".swift") }
+            .map { try String(contentsOf: Self.root.appendingPathComponent("Sources").appendingPathComponent($0), encoding: .utf8) }
+            .joined()
+        let pattern = try NSRegularExpression(pattern: #""((?:LIVEGATE_|DATABASE_)[A-Z_]+)""#)
+        let names = Set(pattern.matches(in: sources, range: NSRange(sources.startIndex..., in: sources)).compactMap {
+            Range($0.range(at: 1), in: sources).map { String(sources[$0]) }
+        })
+        #expect(names.contains("DATABASE_URL"))
+        for name in names {
+            #expect(readme.contains("`\(name)`"), "README does not document \(name)")
+        }
+    }
+}

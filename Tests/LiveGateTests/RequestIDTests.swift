@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiveGate
+import Testing
+import TestSupport
+
+@Suite("A request id in every log line of a request")
+struct RequestIDTests {
+    @Test func everyLineOfARequestCarriesTheIdTheResponseNames() async throws {
+        try await TestDatabase.with { database in
+            let recorder = LogRecorder()
+            let workspace = try await database.makeWorkspace()
+            let (key, secret) = try await database.makeKey(in: workspace, permissions: [.liveActivityStart])
+            try await TestGateway.app(database, logger: recorder.logger()).test(.router) { client in
+                // A denied request logs from the auth middleware and from the access log.
+                let response = try await client.execute(
+                    uri: ProbeRoutes.path(for: .liveActivityUpdate), method: .get, headers: .bearer(secret))
+                #expect(response.status == .forbidden)
+                let requestID = try #require(response.requestID)
+                let lines = recorder.all
+                #expect(lines.count >= 2)
+                for line in lines {
+                    #expect(line.metadata["hb.request.id"]?.description == requestID, "\(line.message)")
+                }
+                #expect(lines.contains { $0.message == "API key lacks permission" && $0.metadata["api_key_id"]?.description == key.id.uuidString })
+                let access = try #require(lines.first { $0.message == "request" })
+                #expect(access.metadata["status"]?.description == "403")
+                // The key itself is never logged.
+                #expect(!lines.contains { "\($0.message) \($0.metadata)".contains(secret) })
+            }
+        }
+    }
+
+    @Test func eachRequestGetsItsOwnId() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let first = try await client.execute(uri: "/healthz", method: .get)
+                let second = try await client.execute(uri: "/healthz", method: .get)
+                #expect(first.requestID != nil)
+                #expect(first.requestID != second.requestID)
+            }
+        }
+    }
+}

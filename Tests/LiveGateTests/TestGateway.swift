@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiveGate
+import Logging
+import NIOCore
+import TestSupport
+
+/// The gateway as `livegate serve` builds it, plus the probe routes, over a test's own database.
+enum TestGateway {
+    static func app(
+        _ database: TestDatabase, configuration: GatewayConfiguration = .init(),
+        logger: Logger = .quiet
+    ) -> some ApplicationProtocol {
+        buildApplication(
+            configuration: configuration, dependencies: database.dependencies, logger: logger,
+            extraRoutes: { router, authenticator in ProbeRoutes.add(to: router, authenticator: authenticator) })
+    }
+}
+
+extension Logger {
+    /// Warnings and errors only: the gateway's info lines would drown the test report.
+    static var quiet: Logger {
+        var logger = Logger(label: "test.gateway")
+        logger.logLevel = .warning
+        return logger
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+    /// The `X-Request-Id` the gateway answered with.
+    var requestID: String? { headers[.init("X-Request-Id")!] }
+}
+
+extension HTTPFields {
+    static func bearer(_ key: String) -> HTTPFields {
+        [.authorization: "Bearer \(key)"]
+    }
+
+    static let json: HTTPFields = [.contentType: "application/json"]
+}

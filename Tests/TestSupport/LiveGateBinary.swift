@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `livegate` executable, as an operator or a script would.
+public enum LiveGateBinary {
+    public struct Output: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+        /// The last non-empty line of standard output: where create commands print the new id or key.
+        public var lastLine: String {
+            stdout.split(separator: "\n").last.map(String.init) ?? ""
+        }
+    }
+
+    /// `LIVEGATE_BINARY`, or `livegate` next to the test bundle in the build folder.
+    public static var path: String {
+        if let explicit = ProcessInfo.processInfo.environment["LIVEGATE_BINARY"] { return explicit }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // The test runner may be inside an .xctest bundle folder.
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("livegate").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        fatalError("livegate binary not found next to \(CommandLine.arguments[0]); set LIVEGATE_BINARY")
+    }
+
+    public static func run(_ arguments: [String], databaseURL: String, environment extra: [String: String] = [:])
+        async throws -> Output
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = databaseURL
+        environment["LIVEGATE_LOG_LEVEL"] = environment["LIVEGATE_TEST_LOG_LEVEL"] ?? "warning"
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe;
+        // the blocking reads run on Dispatch threads, not on Swift's cooperative pool.
+        async let outData = readToEnd(stdout)
+        async let errData = readToEnd(stderr)
+        let (out, err) = await (outData, errData)
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Starts `livegate serve` in the background; the caller stops it with `terminate()`.
+    public static func serve(port: Int, databaseURL: String, environment extra: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port)]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = databaseURL
+        environment["LIVEGATE_LOG_LEVEL"] = environment["LIVEGATE_TEST_LOG_LEVEL"] ?? "warning"
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.standardError
+        try process.run()
+        return process
+    }
+
+    private static func readToEnd(_ pipe: Pipe) async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile())
+            }
+        }
+    }
+
+    /// A loopback port that was free a moment ago (bound to port 0, read back, closed).
+    public static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        precondition(fd >= 0, "socket() failed")
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        precondition(bound, "could not bind a loopback port")
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import LiveGate
+import Logging
+import PostgresClient
+
+/// A fresh, migrated database of a test's own, dropped when the test ends.
+public struct TestDatabase: Sendable {
+    public let name: String
+    public let connectionString: String
+    public let pool: PostgresConnectionPool
+
+    public var dependencies: GatewayDependencies { .postgres(pool: pool) }
+    public var tenancy: PostgresTenancyRepository { PostgresTenancyRepository(pool: pool) }
+    public var apiKeys: PostgresAPIKeyRepository { PostgresAPIKeyRepository(pool: pool) }
+
+    /// Runs `body` with a new database copied from the migrated template.
+    public static func with<Result: Sendable>(
+        migrated: Bool = true, poolSize: Int = 4, _ body: (TestDatabase) async throws -> Result
+    ) async throws -> Result {
+        let name = "lg_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+        if migrated {
+            try await TestPostgres.admin("CREATE DATABASE \(name) TEMPLATE \(try await MigratedTemplate.shared.name())")
+        } else {
+            try await TestPostgres.admin("CREATE DATABASE \(name)")
+        }
+        let connectionString = TestPostgres.connectionString(database: name)
+        let pool = PostgresConnectionPool(
+            configuration: .init(connectionString: connectionString, maximumConnections: poolSize))
+        let database = TestDatabase(name: name, connectionString: connectionString, pool: pool)
+        do {
+            let result = try await body(database)
+            await database.drop()
+            return result
+        } catch {
+            await database.drop()
+            throw error
+        }
+    }
+
+    private func drop() async {
+        await pool.close()
+        try? await TestPostgres.admin("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages LiveGate builds, runs and tests with, if any is missing.
+# Usage: scripts/install-deps.sh [run|test]   (test adds what only the test suite needs)
+set -euo pipefail
+
+purpose="${1:-run}"
+packages=(pkg-config libpq-dev libcurl4-openssl-dev libssl-dev postgresql openssl)
+if [ "$purpose" = "test" ]; then
+    packages+=(docker-compose)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    exit 0
+fi
+
+echo "installing: ${missing[*]}" >&2
+if [ "$(id -u)" -ne 0 ]; then
+    sudo=sudo
+else
+    sudo=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# The server package must not start a system cluster of its own: LiveGate's scripts run their own.
+printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+$sudo chmod +x /usr/sbin/policy-rc.d
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+$sudo rm -f /usr/sbin/policy-rc.d

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs LiveGate on its embedded default: a local PostgreSQL cluster under .data/ (git-ignored), the
+# schema migrated, a demo workspace, app and API key (printed), and the gateway serving until Ctrl-C,
+# after which PostgreSQL is stopped again.
+#
+# Settings: LIVEGATE_PORT (8080), LIVEGATE_PG_PORT (54329), LIVEGATE_DATA_DIR (.data), and every
+# variable `livegate serve` reads (see the README).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/postgres.sh
+
+scripts/install-deps.sh run
+
+data_dir=$(realpath -m "${LIVEGATE_DATA_DIR:-.data}")
+pg_data="$data_dir/postgres"
+pg_port="${LIVEGATE_PG_PORT:-54329}"
+export LIVEGATE_PORT="${LIVEGATE_PORT:-8080}"
+mkdir -p "$data_dir"
+
+echo "building livegate (the first build takes a few minutes)..." >&2
+swift build --product livegate >&2
+bin="$(swift build --show-bin-path)/livegate"
+
+pg_start "$pg_data" "$pg_port"
+trap 'pg_stop "$pg_data"' EXIT
+if ! psql -h 127.0.0.1 -p "$pg_port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'livegate'" | grep -q 1; then
+    psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
+fi
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
+"$bin" migrate >&2
+
+# The demo tenancy is made once and kept in $data_dir/demo.env; it is made again if the database
+# no longer has it (for example after .data/postgres was removed).
+demo_env="$data_dir/demo.env"
+if [ -f "$demo_env" ]; then
+    source "$demo_env"
+    if ! psql "$DATABASE_URL" -tAc "SELECT 1 FROM workspaces WHERE id = '$DEMO_WORKSPACE_ID'" | grep -q 1; then
+        rm -f "$demo_env"
+    fi
+fi
+if [ ! -f "$demo_env" ]; then
+    key_file="$data_dir/demo-apns-key.p8"
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$key_file" 2>/dev/null
+    DEMO_WORKSPACE_ID=$("$bin" workspace create --name "Demo workspace" | tail -n 1)
+    # The demo app sends to the local APNs simulator's port.
+    DEMO_APP_ID=$("$bin" app create --workspace "$DEMO_WORKSPACE_ID" --name "Demo app" \
+        --bundle-id com.example.livegate.demo --team-id DEMOTEAM01 --key-id DEMOKEY001 \
+        --key-file "$key_file" --apns-endpoint http://127.0.0.1:2197 | tail -n 1)
+    DEMO_API_KEY=$("$bin" key create --workspace "$DEMO_WORKSPACE_ID" --name "Demo key" \
+        --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read | tail -n 1)
+    umask 077
+    printf 'DEMO_WORKSPACE_ID=%s\nDEMO_APP_ID=%s\nDEMO_API_KEY=%s\n' \
+        "$DEMO_WORKSPACE_ID" "$DEMO_APP_ID" "$DEMO_API_KEY" >"$demo_env"
+fi
+
+cat <<BANNER
+
+LiveGate is starting on http://127.0.0.1:$LIVEGATE_PORT  (Ctrl-C stops it and its PostgreSQL)
+  workspace: $DEMO_WORKSPACE_ID
+  app_id:    $DEMO_APP_ID
+  API key:   $DEMO_API_KEY
+  database:  $DATABASE_URL
+
+Try:  curl -H "Authorization: Bearer $DEMO_API_KEY" http://127.0.0.1:$LIVEGATE_PORT/api_keys/current
+
+BANNER
+
+"$bin" serve --port "$LIVEGATE_PORT"

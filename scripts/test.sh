@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: installs what it needs, starts its own PostgreSQL in a
+# temporary folder, builds, runs every test, and stops PostgreSQL however the run ends.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/postgres.sh
+
+scripts/install-deps.sh test
+
+pg_data=$(mktemp -d /tmp/livegate-test-pg.XXXXXX)
+cleanup() {
+    pg_stop "$pg_data"
+    rm -rf "$pg_data"
+}
+trap cleanup EXIT
+
+pg_port=$(free_port)
+# Durability is not under test here; speed is welcome. Many tests run at once, each with its own database.
+pg_start "$pg_data" "$pg_port" fsync=off synchronous_commit=off full_page_writes=off max_connections=400
+export LIVEGATE_TEST_PG="host=127.0.0.1 port=$pg_port user=postgres"
+echo "PostgreSQL for tests on 127.0.0.1:$pg_port" >&2
+
+swift build --build-tests
+# The README's run command, end to end; before the unit tests so their summary is the last thing printed.
+scripts/smoke-run.sh
+swift test --skip-build "$@"
