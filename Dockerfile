@@ -1,6 +1,7 @@
 # Builds the livegate binary in Swift's image, then runs it on a slim Debian with only the C libraries
 # it links (libpq, libcurl, OpenSSL).
-FROM swift:6.0-bookworm AS build
+# Hummingbird 2.28 needs Swift tools 6.2 or later.
+FROM swift:6.3-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends pkg-config libpq-dev libcurl4-openssl-dev libssl-dev \
     && rm -rf /var/lib/apt/lists/*

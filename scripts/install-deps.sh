@@ -16,6 +16,11 @@ for package in "${packages[@]}"; do
     fi
 done
 
+# The OpenAPI document is validated by the test suite with Python's openapi-spec-validator.
+if [ "$purpose" = "test" ] && ! python3 -c 'import openapi_spec_validator, yaml' 2>/dev/null; then
+    python3 -m pip install --quiet openapi-spec-validator pyyaml >&2
+fi
+
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi

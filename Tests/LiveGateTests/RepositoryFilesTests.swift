@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Files operators use outside the code")
 struct RepositoryFilesTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Subprocess.repositoryRoot
 
     @Test func dockerComposeFileIsValid() throws {
         let process = Process()

@@ -77,6 +77,25 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test func reconnectsAfterTheServerRestarts() async throws {
+        let cluster = try await DisposablePostgres.start()
+        let pool = PostgresConnectionPool(
+            configuration: .init(connectionString: cluster.connectionString, maximumConnections: 2, connectTimeoutSeconds: 2))
+        do {
+            try await pool.query("SELECT 1")
+            try await cluster.stop()
+            let whileDown = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
+            #expect(whileDown?.code == .connectionFailed)
+            try await cluster.start()
+            let rows = try await pool.query("SELECT 2 AS two")
+            #expect(try rows[0].require("two", as: Int.self) == 2)
+        } catch {
+            Issue.record(error)
+        }
+        await pool.close()
+        await cluster.remove()
+    }
+
     @Test func closedPoolRefusesWork() async throws {
         try await TestDatabase.with(migrated: false) { database in
             let pool = PostgresConnectionPool(configuration: .init(connectionString: database.connectionString))

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,16 +5,6 @@ import Glibc
 
 /// Runs the built `livegate` executable, as an operator or a script would.
 public enum LiveGateBinary {
-    public struct Output: Sendable {
-        public let status: Int32
-        public let stdout: String
-        public let stderr: String
-        /// The last non-empty line of standard output: where create commands print the new id or key.
-        public var lastLine: String {
-            stdout.split(separator: "\n").last.map(String.init) ?? ""
-        }
-    }
-
     /// `LIVEGATE_BINARY`, or `livegate` next to the test bundle in the build folder.
     public static var path: String {
         if let explicit = ProcessInfo.processInfo.environment["LIVEGATE_BINARY"] { return explicit }
@@ -30,35 +19,9 @@ public enum LiveGateBinary {
     }
 
     public static func run(_ arguments: [String], databaseURL: String, environment extra: [String: String] = [:])
-        async throws -> Output
+        async throws -> Subprocess.Output
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = databaseURL
-        environment["LIVEGATE_LOG_LEVEL"] = environment["LIVEGATE_TEST_LOG_LEVEL"] ?? "warning"
-        environment.merge(extra) { $1 }
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe;
-        // the blocking reads run on Dispatch threads, not on Swift's cooperative pool.
-        async let outData = readToEnd(stdout)
-        async let errData = readToEnd(stderr)
-        let (out, err) = await (outData, errData)
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+        try await Subprocess.run(path, arguments, environment: environment(databaseURL: databaseURL, extra))
     }
 
     /// Starts `livegate serve` in the background; the caller stops it with `terminate()`.
@@ -66,23 +29,19 @@ public enum LiveGateBinary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port)]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = databaseURL
-        environment["LIVEGATE_LOG_LEVEL"] = environment["LIVEGATE_TEST_LOG_LEVEL"] ?? "warning"
-        environment.merge(extra) { $1 }
-        process.environment = environment
+        process.environment = environment(databaseURL: databaseURL, extra)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.standardError
         try process.run()
         return process
     }
 
-    private static func readToEnd(_ pipe: Pipe) async -> Data {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile())
-            }
-        }
+    private static func environment(databaseURL: String, _ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = databaseURL
+        environment["LIVEGATE_LOG_LEVEL"] = environment["LIVEGATE_TEST_LOG_LEVEL"] ?? "warning"
+        environment.merge(extra) { $1 }
+        return environment
     }
 
     /// A loopback port that was free a moment ago (bound to port 0, read back, closed).

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A PostgreSQL cluster of a test's own, started and stopped with the same shell functions the
+/// scripts use, for tests that stop or restart the server (which the shared test server must not).
+public struct DisposablePostgres: Sendable {
+    public let dataDirectory: String
+    public let port: Int
+
+    public var connectionString: String { "host=127.0.0.1 port=\(port) user=postgres dbname=postgres" }
+
+    public static func start() async throws -> DisposablePostgres {
+        let directory = "/tmp/livegate-disposable-pg-\(UUID().uuidString.prefix(8))"
+        let cluster = DisposablePostgres(dataDirectory: directory, port: LiveGateBinary.freePort())
+        try await cluster.start()
+        return cluster
+    }
+
+    public func start() async throws {
+        try await shell("pg_start '\(dataDirectory)' \(port) fsync=off")
+    }
+
+    public func stop() async throws {
+        try await shell("pg_stop '\(dataDirectory)'")
+    }
+
+    /// Stops the server and deletes its files.
+    public func remove() async {
+        _ = try? await shell("pg_stop '\(dataDirectory)'; rm -rf '\(dataDirectory)'")
+    }
+
+    private func shell(_ command: String) async throws {
+        let output = try await Subprocess.bash("source scripts/lib/postgres.sh && \(command)")
+        guard output.status == 0 else {
+            throw CurlHTTPClient.Failure(description: "\(command) failed: \(output.stderr)")
+        }
+    }
+}
