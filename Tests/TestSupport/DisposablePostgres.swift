@@ -31,7 +31,7 @@ public struct DisposablePostgres: Sendable {
     private func shell(_ command: String) async throws {
         let output = try await Subprocess.bash("source scripts/lib/postgres.sh && \(command)")
         guard output.status == 0 else {
-            throw CurlHTTPClient.Failure(description: "\(command) failed: \(output.stderr)")
+            throw Subprocess.Failure(description: "\(command) failed: \(output.stderr)")
         }
     }
 }
