@@ -51,6 +51,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Transport-free APNs core: JSON that keeps what it was given, Live Activity payloads, dates.
+        .target(
+            name: "APNsCore",
+            swiftSettings: swiftSettings
+        ),
+
         // SQL migrations, shipped as resources of their own target so `schema/` stays at the top level.
         .target(
             name: "LiveGateSchema",
@@ -66,6 +72,7 @@ let package = Package(
             dependencies: [
                 "PostgresClient",
                 "LiveGateSchema",
+                "APNsCore",
                 "COpenSSL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -100,9 +107,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "APNsCoreTests",
+            dependencies: ["APNsCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "LiveGateTests",
             dependencies: [
                 "LiveGate",
+                "APNsCore",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

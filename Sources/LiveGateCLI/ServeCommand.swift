@@ -20,7 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
             port: try port ?? Settings.integer("LIVEGATE_PORT", default: 8080, range: 0...65535),
             maxRequestBodyBytes: try Settings.integer(
                 "LIVEGATE_MAX_BODY_BYTES", default: GatewayConfiguration.defaultMaxRequestBodyBytes, range: 1024...(64 << 20)),
-            trustedProxies: try Settings.networks("LIVEGATE_TRUSTED_PROXIES"))
+            trustedProxies: try Settings.networks("LIVEGATE_TRUSTED_PROXIES"),
+            lookupCacheTimeToLive: .seconds(
+                Int64(try Settings.integer("LIVEGATE_LOOKUP_CACHE_SECONDS", default: 5, range: 0...3600))))
+        let dispatchCommit = DispatchCommitSettings(
+            maximumConcurrentStatements: try Settings.integer("LIVEGATE_COMMIT_STATEMENTS", default: 4, range: 1...64),
+            maximumRowsPerStatement: try Settings.integer("LIVEGATE_COMMIT_BATCH_ROWS", default: 128, range: 1...1000))
         // The pool is closed by the application's own shutdown, not by `withDatabase`.
         let pool = PostgresConnectionPool(configuration: try Settings.database(), logger: .init(label: "livegate.postgres"))
         let logger = Logger(label: "livegate")
@@ -31,7 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw error
         }
         let app = buildApplication(
-            configuration: configuration, dependencies: .postgres(pool: pool), logger: logger,
+            configuration: configuration, dependencies: .postgres(pool: pool, dispatchCommit: dispatchCommit), logger: logger,
             services: [PostgresPoolService(pool: pool)])
         try await app.runService()
     }

@@ -56,10 +56,11 @@ extension Array: PostgresBindable where Element == String {
     /// A text array literal, `{"a","b"}`, every element quoted and escaped.
     public var postgresParameter: PostgresParameter {
         let elements = self.map { element -> String in
+            // By scalar, not Character: a quote followed by a combining mark is one Character.
             var escaped = "\""
-            for character in element {
-                if character == "\"" || character == "\\" { escaped.append("\\") }
-                escaped.append(character)
+            for scalar in element.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { escaped.unicodeScalars.append("\\") }
+                escaped.unicodeScalars.append(scalar)
             }
             return escaped + "\""
         }

@@ -48,13 +48,33 @@ struct AuthenticationTests {
         try await TestDatabase.with { database in
             let workspace = try await database.makeWorkspace()
             let (key, secret) = try await database.makeKey(in: workspace)
-            try await TestGateway.app(database).test(.router) { client in
+            let uncached = GatewayConfiguration(lookupCacheTimeToLive: .zero)
+            try await TestGateway.app(database, configuration: uncached).test(.router) { client in
                 let before = try await client.execute(uri: path, method: .get, headers: .bearer(secret))
                 #expect(before.status == .ok)
                 #expect(try await database.apiKeys.revoke(id: key.id))
                 let after = try await client.execute(uri: path, method: .get, headers: .bearer(secret))
                 #expect(after.status == .unauthorized)
                 #expect(after.text == #"{"message":"Invalid API key: this key has been revoked"}"#)
+            }
+        }
+    }
+
+    /// Keys are cached for a short time so the hot path skips the database; a revocation bites once
+    /// the entry expires, not later.
+    @Test func revocationTakesEffectWhenTheCachedKeyExpires() async throws {
+        try await TestDatabase.with { database in
+            let workspace = try await database.makeWorkspace()
+            let (key, secret) = try await database.makeKey(in: workspace)
+            let cached = GatewayConfiguration(lookupCacheTimeToLive: .milliseconds(500))
+            try await TestGateway.app(database, configuration: cached).test(.router) { client in
+                #expect(try await client.execute(uri: path, method: .get, headers: .bearer(secret)).status == .ok)
+                #expect(try await database.apiKeys.revoke(id: key.id))
+                // Within the cache's lifetime the key still works: that is the documented delay.
+                #expect(try await client.execute(uri: path, method: .get, headers: .bearer(secret)).status == .ok)
+                try await Task.sleep(for: .milliseconds(700))
+                let after = try await client.execute(uri: path, method: .get, headers: .bearer(secret))
+                #expect(after.status == .unauthorized)
             }
         }
     }

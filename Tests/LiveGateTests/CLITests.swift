@@ -60,7 +60,9 @@ struct CLITests {
 
             // The key authenticates against a real `livegate serve`.
             let port = LiveGateBinary.freePort()
-            let server = try LiveGateBinary.serve(port: port, databaseURL: url)
+            // Keys are cached in memory for LIVEGATE_LOOKUP_CACHE_SECONDS; a revocation bites within that.
+            let server = try LiveGateBinary.serve(
+                port: port, databaseURL: url, environment: ["LIVEGATE_LOOKUP_CACHE_SECONDS": "1"])
             defer { server.terminate() }
             try await Self.waitUntilHealthy(port: port)
             let current = try await CurlHTTPClient.request(
@@ -71,9 +73,16 @@ struct CLITests {
 
             let revoke = try await LiveGateBinary.run(["key", "revoke", keyID], databaseURL: url)
             #expect(revoke.status == 0, "\(revoke.stderr)")
-            let afterRevoke = try await CurlHTTPClient.request(
-                "GET", "http://127.0.0.1:\(port)/api_keys/current", headers: ["Authorization": "Bearer \(secret)"])
-            #expect(afterRevoke.status == 401)
+            var afterRevoke = 0
+            let deadline = ContinuousClock.now + .seconds(5)
+            repeat {
+                afterRevoke = try await CurlHTTPClient.request(
+                    "GET", "http://127.0.0.1:\(port)/api_keys/current", headers: ["Authorization": "Bearer \(secret)"]
+                ).status
+                if afterRevoke == 401 { break }
+                try await Task.sleep(for: .milliseconds(200))
+            } while ContinuousClock.now < deadline
+            #expect(afterRevoke == 401)
             #expect(try await LiveGateBinary.run(["key", "list", "--workspace", workspace.lastLine], databaseURL: url).stdout.contains("revoked"))
 
             // SIGTERM drains and exits cleanly.

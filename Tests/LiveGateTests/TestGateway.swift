@@ -10,10 +10,12 @@ import TestSupport
 enum TestGateway {
     static func app(
         _ database: TestDatabase, configuration: GatewayConfiguration = .init(),
-        logger: Logger = .quiet
+        clock: MessageClock = .system, logger: Logger = .quiet
     ) -> some ApplicationProtocol {
-        buildApplication(
-            configuration: configuration, dependencies: database.dependencies, logger: logger,
+        var dependencies = database.dependencies
+        dependencies.clock = clock
+        return buildApplication(
+            configuration: configuration, dependencies: dependencies, logger: logger,
             extraRoutes: { router, authenticator in ProbeRoutes.add(to: router, authenticator: authenticator) })
     }
 }
@@ -39,4 +41,10 @@ extension HTTPFields {
     }
 
     static let json: HTTPFields = [.contentType: "application/json"]
+
+    func merging(_ other: HTTPFields) -> HTTPFields {
+        var merged = self
+        merged.append(contentsOf: other)
+        return merged
+    }
 }

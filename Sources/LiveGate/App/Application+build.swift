@@ -13,7 +13,9 @@ public func buildRouter(
 ) -> (router: Router<LiveGateRequestContext>, routeTable: RouteTable) {
     let router = Router(context: LiveGateRequestContext.self)
     let routeTable = RouteTable()
-    let authenticator = APIKeyAuthenticator(repository: dependencies.apiKeys)
+    let authenticator = APIKeyAuthenticator(
+        repository: dependencies.apiKeys, cacheTimeToLive: configuration.lookupCacheTimeToLive)
+    let apps = AppDirectory(repository: dependencies.tenancy, cacheTimeToLive: configuration.lookupCacheTimeToLive)
 
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: MetricsMiddleware())
@@ -25,6 +27,11 @@ public func buildRouter(
 
     router.addRoutes(HealthController(pool: dependencies.pool).routes)
     router.addRoutes(APIKeyController(authenticator: authenticator).routes)
+    router.addRoutes(PushTokenTagController(apps: apps, tokens: dependencies.tokens).routes)
+    router.addRoutes(
+        LiveActivityController(
+            authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, clock: dependencies.clock
+        ).routes)
     extraRoutes(router, authenticator)
 
     routeTable.load(from: router)

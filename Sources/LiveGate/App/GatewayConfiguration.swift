@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 
 /// Settings of a running gateway; `livegate serve` reads them from flags and the environment.
 public struct GatewayConfiguration: Sendable {
@@ -11,18 +12,22 @@ public struct GatewayConfiguration: Sendable {
     /// Proxies whose `X-Forwarded-For` is believed (empty: the TCP peer is the client).
     public var trustedProxies: [IPNetwork]
     public var serverName: String
+    /// How long API keys and apps are kept in memory: a revoked key or a changed app is seen within this.
+    public var lookupCacheTimeToLive: TimeAmount
 
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         maxRequestBodyBytes: Int = defaultMaxRequestBodyBytes,
         trustedProxies: [IPNetwork] = [],
-        serverName: String = "livegate"
+        serverName: String = "livegate",
+        lookupCacheTimeToLive: TimeAmount = .seconds(5)
     ) {
         self.host = host
         self.port = port
         self.maxRequestBodyBytes = maxRequestBodyBytes
         self.trustedProxies = trustedProxies
         self.serverName = serverName
+        self.lookupCacheTimeToLive = lookupCacheTimeToLive
     }
 }

@@ -5,16 +5,29 @@ public struct GatewayDependencies: Sendable {
     public var pool: PostgresConnectionPool
     public var tenancy: any TenancyRepository
     public var apiKeys: any APIKeyRepository
+    public var tokens: any TokenRegistry
+    public var dispatches: any DispatchStore
+    /// Tests set a fixed time to check payload timestamps exactly.
+    public var clock: MessageClock = .system
 
-    public init(pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository) {
+    public init(
+        pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
+        tokens: any TokenRegistry, dispatches: any DispatchStore
+    ) {
         self.pool = pool
         self.tenancy = tenancy
         self.apiKeys = apiKeys
+        self.tokens = tokens
+        self.dispatches = dispatches
     }
 
     /// The PostgreSQL-backed repositories over one pool.
-    public static func postgres(pool: PostgresConnectionPool) -> GatewayDependencies {
+    public static func postgres(
+        pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init()
+    ) -> GatewayDependencies {
         GatewayDependencies(
-            pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool))
+            pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
+            tokens: PostgresTokenRegistry(pool: pool),
+            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit))
     }
 }

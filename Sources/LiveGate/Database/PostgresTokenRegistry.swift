@@ -1,0 +1,48 @@
+import Foundation
+import PostgresClient
+
+/// Tokens in `activity_tokens` and `push_to_start_tokens`; users and aliases made on first sight.
+public struct PostgresTokenRegistry: TokenRegistry {
+    let pool: PostgresConnectionPool
+
+    public init(pool: PostgresConnectionPool) {
+        self.pool = pool
+    }
+
+    public func apply(_ registration: TokenRegistration, app: App) async throws {
+        let (table, scopeColumn, scope) = Self.target(of: registration.kind)
+        guard let token = registration.token else {
+            // Removing needs no user: the registration is the device's, whoever it belonged to.
+            try await pool.query(
+                "DELETE FROM \(table) WHERE app_id = $1 AND \(scopeColumn) = $2 AND device_id = $3",
+                [app.id, scope, registration.deviceID])
+            return
+        }
+        try await pool.transaction { connection in
+            let userID = try UserResolution.findOrCreate(
+                externalID: registration.externalID, alias: registration.alias, workspaceID: app.workspaceID,
+                on: connection)
+            // A device keeps its user when a later call does not name one (the SDK may not know it yet).
+            try connection.query(
+                """
+                INSERT INTO \(table) AS t (app_id, \(scopeColumn), device_id, user_id, push_token)
+                VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (app_id, \(scopeColumn), device_id) DO UPDATE
+                    SET push_token = EXCLUDED.push_token,
+                        user_id = COALESCE(EXCLUDED.user_id, t.user_id),
+                        updated_at = now()
+                    WHERE (t.push_token, t.user_id) IS DISTINCT FROM
+                          (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id))
+                """,
+                [app.id, scope, registration.deviceID, userID, token.hex])
+        }
+    }
+
+    /// Table and column names are fixed strings chosen here, never input.
+    static func target(of kind: TokenRegistration.Kind) -> (table: String, scopeColumn: String, scope: String) {
+        switch kind {
+        case .activity(let tag): ("activity_tokens", "activity_id", tag)
+        case .pushToStart(let type): ("push_to_start_tokens", "attributes_type", type)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import APNsCore
+import Foundation
+
+/// An accepted Live Activity message: what the delivery engine sends, committed before the API answers.
+public struct Dispatch: Sendable {
+    public let id: UUID
+    public let workspaceID: UUID
+    public let appID: UUID
+    public let event: LiveActivityEvent
+    /// The tag whose devices get an update or end; for a start, the id the new activity will carry.
+    public let activityID: String
+    /// Update and end only: narrows the fan-out to this user's devices under the tag.
+    public let externalID: String?
+    /// The APNs payload, built once: every device gets these bytes.
+    public let payload: [UInt8]
+    public let priority: APNsPriority
+    /// `apns-expiration`: past this, APNs stops trying.
+    public let expiresAt: Date
+
+    public init(
+        id: UUID = UUID(), workspaceID: UUID, appID: UUID, event: LiveActivityEvent, activityID: String,
+        externalID: String?, payload: [UInt8], priority: APNsPriority, expiresAt: Date
+    ) {
+        self.id = id
+        self.workspaceID = workspaceID
+        self.appID = appID
+        self.event = event
+        self.activityID = activityID
+        self.externalID = externalID
+        self.payload = payload
+        self.priority = priority
+        self.expiresAt = expiresAt
+    }
+}

@@ -1,0 +1,105 @@
+import APNsCore
+import Foundation
+import Hummingbird
+
+/// `POST /messages/live_activity/update` and `/start` (SPEC §4–§5): validate, build the APNs payload
+/// once, commit a dispatch, and only then answer 201.
+public struct LiveActivityController: Sendable {
+    let authenticator: APIKeyAuthenticator
+    let apps: AppDirectory
+    let dispatches: any DispatchStore
+    let clock: MessageClock
+
+    public init(authenticator: APIKeyAuthenticator, apps: AppDirectory, dispatches: any DispatchStore, clock: MessageClock = .system) {
+        self.authenticator = authenticator
+        self.apps = apps
+        self.dispatches = dispatches
+        self.clock = clock
+    }
+
+    public var routes: RouteCollection<LiveGateRequestContext> {
+        let routes = RouteCollection(context: LiveGateRequestContext.self)
+        routes.group("/messages/live_activity/update")
+            .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .liveActivityUpdate))
+            .post(use: update)
+        routes.group("/messages/live_activity/start")
+            .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .liveActivityStart))
+            .post(use: start)
+        return routes
+    }
+
+    @Sendable func update(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
+        let body = try await JSONRequestBody.read(request, context: context)
+        let message = try LiveActivityUpdateRequest.parse(body.object)
+        let app = try await ownApp(message.appID, context: context)
+        let idempotency = try IdempotencyHeader.claim(request, body: body.bytes)
+        let acceptedAt = clock.now()
+        let payload = message.payload(timestamp: Int64(acceptedAt.timeIntervalSince1970)).encoded()
+        try APNsPayloadLimit.check(payload)
+        let dispatch = Dispatch(
+            workspaceID: app.workspaceID, appID: app.id, event: message.endActivity ? .end : .update,
+            activityID: message.activityID, externalID: message.externalID, payload: payload,
+            priority: message.priority, expiresAt: acceptedAt.addingTimeInterval(MessageClock.defaultExpiry))
+        let warnings = message.warnings
+        let outcome = try await dispatches.commitUpdate(dispatch, idempotency: idempotency) { resolution in
+            var errors = warnings
+            if !resolution.hasRegisteredTokens {
+                errors.append(Self.noTokenWarning(activityID: message.activityID, externalID: message.externalID))
+            }
+            return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
+        }
+        context.logger.info(
+            "live activity message accepted",
+            metadata: ["dispatch_id": "\(dispatch.id)", "event": "\(dispatch.event.rawValue)", "app_id": "\(app.identifier)"])
+        return try MessageAcceptance.response(for: outcome, request: request)
+    }
+
+    @Sendable func start(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
+        let body = try await JSONRequestBody.read(request, context: context)
+        let message = try LiveActivityStartRequest.parse(body.object)
+        let app = try await ownApp(message.appID, context: context)
+        let idempotency = try IdempotencyHeader.claim(request, body: body.bytes)
+        let acceptedAt = clock.now()
+        let payload = message.payload(timestamp: Int64(acceptedAt.timeIntervalSince1970)).encoded()
+        try APNsPayloadLimit.check(payload)
+        let dispatch = Dispatch(
+            workspaceID: app.workspaceID, appID: app.id, event: .start, activityID: message.activityID,
+            externalID: nil, payload: payload, priority: message.priority,
+            expiresAt: acceptedAt.addingTimeInterval(MessageClock.defaultExpiry))
+        let targeting = StartTargeting(attributesType: message.attributesType, users: message.users)
+        let outcome = try await dispatches.commitStart(dispatch, targeting: targeting, idempotency: idempotency) { resolution in
+            let errors =
+                resolution.unknownUsers.map { "\($0) was not found" }
+                + resolution.usersWithoutToken.map { "\($0) has no push-to-start token for \(message.attributesType)" }
+            return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
+        }
+        context.logger.info(
+            "live activity start accepted",
+            metadata: ["dispatch_id": "\(dispatch.id)", "app_id": "\(app.identifier)", "users": "\(message.users.count)"])
+        return try MessageAcceptance.response(for: outcome, request: request)
+    }
+
+    /// The app named by `app_id`, if it belongs to the calling key's workspace. Another workspace's app
+    /// is answered exactly like a missing one, so ids cannot be probed across workspaces.
+    private func ownApp(_ identifier: String, context: LiveGateRequestContext) async throws -> App {
+        guard let key = context.apiKey else { throw APIError.missingKey }
+        guard let app = try await apps.app(identifier: identifier), app.workspaceID == key.workspaceID else {
+            throw APIError.unknownApp(identifier)
+        }
+        return app
+    }
+
+    static func noTokenWarning(activityID: String, externalID: String?) -> String {
+        if let externalID {
+            return "no device of external_id '\(externalID)' has registered a push token for activity_id '\(activityID)' yet"
+        }
+        return "no push token is registered for activity_id '\(activityID)' yet"
+    }
+}
+
+extension APIError {
+    static func unknownApp(_ identifier: String, inWorkspace: Bool = true) -> APIError {
+        let scope = inWorkspace ? " in this API key's workspace" : ""
+        return APIError(.badRequest, "Unknown app_id", errors: ["no app has app_id '\(identifier.prefix(128))'\(scope)"])
+    }
+}

@@ -1,0 +1,97 @@
+import APNsCore
+
+/// A validated `POST /messages/live_activity/start` body (SPEC §5).
+struct LiveActivityStartRequest {
+    static let maximumUsers = 50
+
+    var appID: String
+    var activityID: String
+    var attributesType: String
+    var attributes: JSONObject
+    var contentState: JSONObject
+    var staleDate: Int64?
+    var dismissalDate: Int64?
+    var relevanceScore: JSONValue?
+    var notification: ApplePushOptions
+    var priority: APNsPriority
+    /// De-duplicated, in the order given.
+    var users: [UserReference]
+
+    static func parse(_ body: JSONObject) throws(APIError) -> LiveActivityStartRequest {
+        let problems = ValidationProblems()
+        let fields = FieldReader(body, problems: problems)
+        for unsupported in ["segment_id", "custom_audience", "audience", "broadcast"] where fields.has(unsupported) {
+            problems.add(
+                "\(unsupported) targeting is not supported yet: name the users with external_user_ids or user_aliases")
+        }
+        let appID = fields.string("app_id", required: true, maxBytes: 128)
+        let activityID = fields.string(
+            "activity_id", required: true, maxBytes: LiveActivityUpdateRequest.maximumActivityIDBytes)
+        let attributesType = fields.string("activity_attributes_type", required: true, maxBytes: 256)
+        let attributes = fields.object("activity_attributes", required: true)
+        let contentState = fields.object("content_state", required: true)
+        let staleDate = fields.date("stale_date")
+        let dismissalDate = fields.date("dismissal_date")
+        let relevanceScore = fields.number("relevance_score")
+        let notificationFields = fields.nested("notification", required: true)
+        let notification = notificationFields.map(ApplePushOptions.read) ?? ApplePushOptions()
+        if notificationFields != nil, problems.isEmpty {
+            // A start shows an alert: iOS needs both lines.
+            if notification.alert?.title == nil { problems.add("notification.alert.title is required to start an activity") }
+            if notification.alert?.body == nil { problems.add("notification.alert.body is required to start an activity") }
+        }
+        let priority = MessagePriority.resolve(fields, notification: notification)
+        let users = readUsers(fields)
+        try problems.throwIfAny()
+
+        return LiveActivityStartRequest(
+            appID: appID!, activityID: activityID!, attributesType: attributesType!, attributes: attributes!,
+            contentState: contentState!, staleDate: staleDate, dismissalDate: dismissalDate,
+            relevanceScore: relevanceScore, notification: notification, priority: priority, users: users)
+    }
+
+    /// `external_user_ids`, `user_aliases` and the `external_id` shorthand together, named twice counted once.
+    private static func readUsers(_ fields: FieldReader) -> [UserReference] {
+        var users: [UserReference] = []
+        if let single = fields.string("external_id") { users.append(.externalID(single)) }
+        if let ids = fields.strings("external_user_ids") { users += ids.map(UserReference.externalID) }
+        if let value = fields.value("user_aliases") {
+            if let aliases = value.arrayValue {
+                for (index, element) in aliases.enumerated() {
+                    let alias = element.objectValue.map {
+                        FieldReader($0, path: "user_aliases[\(index)].", problems: fields.problems)
+                    }
+                    guard let alias else {
+                        fields.problems.add("user_aliases[\(index)] must be an object with alias_name and alias_label")
+                        continue
+                    }
+                    if let name = alias.string("alias_name", required: true),
+                        let label = alias.string("alias_label", required: true)
+                    {
+                        users.append(.alias(label: label, name: name))
+                    }
+                }
+            } else {
+                fields.problems.add("user_aliases must be an array, got \(value.typeName)")
+            }
+        }
+        var seen = Set<UserReference>()
+        users = users.filter { seen.insert($0).inserted }
+        if users.isEmpty, fields.problems.isEmpty {
+            fields.problems.add("name the users to start the activity for: external_user_ids, user_aliases or external_id")
+        } else if users.count > maximumUsers {
+            fields.problems.add("at most \(maximumUsers) users per start, got \(users.count)")
+        }
+        return users
+    }
+
+    /// The attributes with `brazeActivityId`, which the SDK reads to tag the new activity's update token.
+    func payload(timestamp: Int64) -> LiveActivityPayload {
+        var attributes = attributes
+        attributes.set("brazeActivityId", .string(activityID))
+        return LiveActivityPayload(
+            event: .start, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
+            dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: notification.alert,
+            attributesType: attributesType, attributes: attributes, inputPushToken: true)
+    }
+}

@@ -1,0 +1,34 @@
+/// An APNs device token (update or push-to-start) as lower-case hex, the form APNs takes in its path.
+///
+/// `description` masks all but the last 8 hex digits: tokens identify a device and do not belong in logs.
+public struct PushToken: Sendable, Hashable, CustomStringConvertible {
+    /// APNs tokens are 32 bytes today, longer ones have been announced; 200 bytes leaves room.
+    public static let maximumBytes = 200
+
+    public let hex: String
+
+    /// Nil unless `hex` is an even number of hex digits, 2 to 400 of them (either case).
+    public init?(hex: String) {
+        let utf8 = hex.utf8
+        guard !utf8.isEmpty, utf8.count % 2 == 0, utf8.count <= Self.maximumBytes * 2,
+            utf8.allSatisfy({ $0.isHexDigit })
+        else { return nil }
+        self.hex = hex.lowercased()
+    }
+
+    /// Builds from trusted storage, where the schema already enforces the form.
+    init(storedHex: String) {
+        self.hex = storedHex
+    }
+
+    /// The last 8 hex digits, as the activity log shows them.
+    public var masked: String { "…" + hex.suffix(8) }
+
+    public var description: String { masked }
+}
+
+extension UInt8 {
+    var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
+}

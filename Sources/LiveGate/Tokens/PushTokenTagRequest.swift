@@ -1,0 +1,64 @@
+import APNsCore
+
+/// A validated `POST /push_token_tag` body (SPEC §6).
+struct PushTokenTagRequest {
+    var appID: String
+    var registration: TokenRegistration
+
+    static func parse(_ body: JSONObject) throws(APIError) -> PushTokenTagRequest {
+        let problems = ValidationProblems()
+        let fields = FieldReader(body, problems: problems)
+        let appID = fields.string("app_id", required: true, maxBytes: 128)
+        let deviceID = fields.string("device_id", required: true, maxBytes: 256)
+        let externalID = fields.string("external_id", maxBytes: 512)
+        var alias: (label: String, name: String)?
+        if let aliasFields = fields.nested("user_alias"),
+            let name = aliasFields.string("alias_name", required: true),
+            let label = aliasFields.string("alias_label", required: true)
+        {
+            alias = (label, name)
+        }
+
+        let hasTag = fields.has("tag")
+        let hasType = fields.has("activity_attributes_type")
+        var kind: TokenRegistration.Kind?
+        var token: PushToken?
+        switch (hasTag, hasType) {
+        case (true, true):
+            problems.add("give tag with push_token, or activity_attributes_type with push_to_start_token, not both")
+        case (false, false):
+            problems.add(
+                "tag (with push_token) or activity_attributes_type (with push_to_start_token) is required")
+        case (true, false):
+            if let tag = fields.string("tag", maxBytes: LiveActivityUpdateRequest.maximumActivityIDBytes) {
+                kind = .activity(tag: tag)
+            }
+            token = Self.token(fields, "push_token")
+        case (false, true):
+            if let type = fields.string("activity_attributes_type", maxBytes: 256) {
+                kind = .pushToStart(attributesType: type)
+            }
+            token = Self.token(fields, "push_to_start_token")
+        }
+        try problems.throwIfAny()
+        return PushTokenTagRequest(
+            appID: appID!,
+            registration: TokenRegistration(
+                kind: kind!, deviceID: deviceID!, token: token, externalID: externalID, alias: alias))
+    }
+
+    /// The token, or nil for an explicit `null` (remove). Leaving the field out is a mistake, not a removal.
+    private static func token(_ fields: FieldReader, _ field: String) -> PushToken? {
+        guard let value = fields.object[field] else {
+            fields.problems.add("\(field) is required: a hex token, or null to remove the registration")
+            return nil
+        }
+        if value.isNull { return nil }
+        guard let text = value.stringValue, let token = PushToken(hex: text) else {
+            fields.problems.add(
+                "\(field) must be the token as hex: an even number of 0-9/a-f digits, at most \(PushToken.maximumBytes * 2)")
+            return nil
+        }
+        return token
+    }
+}

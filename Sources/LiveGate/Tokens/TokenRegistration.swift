@@ -1,0 +1,34 @@
+/// One `/push_token_tag` call, validated (SPEC §6).
+public struct TokenRegistration: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// An update token, registered under the tag the API's `activity_id` names.
+        case activity(tag: String)
+        /// A push-to-start token for an ActivityAttributes type.
+        case pushToStart(attributesType: String)
+    }
+
+    public var kind: Kind
+    public var deviceID: String
+    /// Nil removes the device's registration for that tag or type.
+    public var token: PushToken?
+    /// The user the device belongs to, when the SDK knows one; created on first sight.
+    public var externalID: String?
+    public var alias: (label: String, name: String)?
+
+    public init(
+        kind: Kind, deviceID: String, token: PushToken?, externalID: String? = nil,
+        alias: (label: String, name: String)? = nil
+    ) {
+        self.kind = kind
+        self.deviceID = deviceID
+        self.token = token
+        self.externalID = externalID
+        self.alias = alias
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.kind == rhs.kind && lhs.deviceID == rhs.deviceID && lhs.token == rhs.token
+            && lhs.externalID == rhs.externalID && lhs.alias?.label == rhs.alias?.label
+            && lhs.alias?.name == rhs.alias?.name
+    }
+}

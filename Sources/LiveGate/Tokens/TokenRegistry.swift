@@ -1,0 +1,6 @@
+/// Storage of the tokens the SDK reports.
+public protocol TokenRegistry: Sendable {
+    /// Stores, replaces or (with a nil token) removes one device's registration. Applying the same
+    /// registration twice leaves one row.
+    func apply(_ registration: TokenRegistration, app: App) async throws
+}

@@ -1,0 +1,94 @@
+import APNsCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LiveGate
+import PostgresClient
+import Testing
+import TestSupport
+
+/// A workspace with one app and a key holding every permission.
+struct Tenant {
+    let workspace: Workspace
+    let app: App
+    let secret: String
+}
+
+/// Apple's examples are stamped 2023-06-05T08:00:00Z; the gateway's clock is pinned there.
+let wwdcTime = Date(timeIntervalSince1970: 1_685_952_000)
+let pinnedClock = MessageClock(now: { wwdcTime })
+
+extension TestDatabase {
+    func makeTenant(permissions: Set<APIKeyPermission>? = nil) async throws -> Tenant {
+        let workspace = try await makeWorkspace()
+        let app = try await makeApp(in: workspace)
+        let (_, secret) = try await makeKey(in: workspace, permissions: permissions)
+        return Tenant(workspace: workspace, app: app, secret: secret)
+    }
+
+    func count(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> Int {
+        try await pool.query("SELECT (\(sql))::int AS n", parameters)[0].require("n")
+    }
+
+    /// Registers an update token the way the SDK would, through the repository.
+    func registerToken(
+        _ tenant: Tenant, tag: String, device: String, token: String, externalID: String? = nil
+    ) async throws {
+        try await dependencies.tokens.apply(
+            TokenRegistration(kind: .activity(tag: tag), deviceID: device, token: PushToken(hex: token)!, externalID: externalID),
+            app: tenant.app)
+    }
+
+    func registerPushToStart(
+        _ tenant: Tenant, type: String, device: String, token: String, externalID: String? = nil,
+        alias: (label: String, name: String)? = nil
+    ) async throws {
+        try await dependencies.tokens.apply(
+            TokenRegistration(
+                kind: .pushToStart(attributesType: type), deviceID: device, token: PushToken(hex: token)!,
+                externalID: externalID, alias: alias),
+            app: tenant.app)
+    }
+
+    /// The stored payload of a dispatch, parsed.
+    func payload(ofDispatch id: String) async throws -> JSONValue {
+        let text: String = try await pool.query("SELECT payload FROM dispatches WHERE id = $1", [id])[0].require("payload")
+        return try JSONValue.parse(text)
+    }
+}
+
+extension TestClientProtocol {
+    /// POSTs a JSON body, with the tenant's key unless `key` says otherwise.
+    func post(
+        _ path: String, _ body: String, key: String?, headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        headers.append(contentsOf: extra)
+        return try await execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+}
+
+extension TestResponse {
+    /// The parsed JSON body.
+    var json: JSONValue {
+        get throws { try JSONValue.parse(String(buffer: body)) }
+    }
+
+    var dispatchID: String? {
+        (try? json)?["dispatch_id"]?.stringValue
+    }
+
+    var errors: [String] {
+        ((try? json)?["errors"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+}
+
+/// Expects `actual` to be the same JSON as the literal `expected`, member order aside.
+func expectJSON(_ actual: JSONValue, equals expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let expectedValue = try JSONValue.parse(expected)
+    #expect(
+        actual.isEquivalent(to: expectedValue),
+        "got \(String(decoding: actual.serialized(), as: UTF8.self))", sourceLocation: sourceLocation)
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# bench/ingest: accepted `update` calls per second against a running gateway, side by side with
+# pgbench running a one-row INSERT transaction at the same concurrency, against the same PostgreSQL,
+# in the same run. Prints one table row per concurrency level; figures go to docs/benchmarks.md.
+#
+#   bench/ingest/run.sh [seconds per run, default 15] [concurrency levels, default "16 64"]
+#
+# Builds livegate in release mode, starts its own PostgreSQL cluster (default durability settings:
+# fsync and synchronous_commit on) and stops everything at the end. Runs alternate pgbench and the
+# gateway twice per level and report the better of each, to damp the noise of a shared machine.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/postgres.sh
+
+duration="${1:-15}"
+levels="${2:-16 64}"
+
+scripts/install-deps.sh run >&2
+if ! command -v wrk >/dev/null; then
+    apt-get install -y wrk >&2 || { apt-get update >&2 && apt-get install -y wrk >&2; }
+fi
+
+echo "building livegate (release)..." >&2
+swift build -c release --product livegate >&2
+bin="$(swift build -c release --show-bin-path)/livegate"
+
+work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
+chmod 755 "$work"
+pg_data="$work/postgres"
+pg_port=$(free_port)
+gateway_pid=""
+cleanup() {
+    if [ -n "$gateway_pid" ]; then kill "$gateway_pid" 2>/dev/null || true; wait "$gateway_pid" 2>/dev/null || true; fi
+    pg_stop "$pg_data"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB
+psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
+"$bin" migrate >&2
+workspace=$("$bin" workspace create --name "Bench" | tail -n 1)
+export BENCH_APP_ID=$("$bin" app create --workspace "$workspace" --name "Bench app" --bundle-id com.example.bench --apns-endpoint sandbox | tail -n 1)
+export BENCH_API_KEY=$("$bin" key create --workspace "$workspace" --name bench \
+    --permissions messages.live_activity.update | tail -n 1)
+# Same table shape for the baseline as the gateway's hot insert, without the gateway's other indexes.
+psql "$DATABASE_URL" -qc "CREATE TABLE bench_dispatches (id bigserial PRIMARY KEY, app_id uuid NOT NULL,
+    activity_id text NOT NULL, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
+
+gateway_port=$(free_port)
+LIVEGATE_LOG_LEVEL=warning LIVEGATE_DB_POOL_SIZE=16 "$bin" serve --port "$gateway_port" >"$work/gateway.log" 2>&1 &
+gateway_pid=$!
+for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+run_pgbench() { # concurrency -> tps
+    pgbench -n -M prepared -c "$1" -j 2 -T "$duration" -f bench/ingest/insert.sql "$DATABASE_URL" 2>/dev/null \
+        | awk '/^tps/ { print int($3) }'
+}
+
+run_gateway() { # concurrency -> "rps p50 p99 errors"
+    local out
+    out=$(wrk -t 2 -c "$1" -d "${duration}s" --latency -s bench/ingest/update.lua "http://127.0.0.1:$gateway_port" 2>"$work/wrk.err")
+    local rps p50 p99 bad
+    rps=$(awk '/^Requests\/sec/ { print int($2) }' <<<"$out")
+    p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
+    p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
+    bad=$(awk '/Non-2xx/ { print $5 }' <<<"$out")
+    echo "$rps $p50 $p99 ${bad:-0}"
+}
+
+echo "| concurrency | pgbench insert tps | gateway accepted/s | ratio | gateway p50 | gateway p99 | non-2xx |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
+for concurrency in $levels; do
+    best_pg=0; best_gw=0; best_line=""
+    for round in 1 2; do
+        tps=$(run_pgbench "$concurrency")
+        [ "${tps:-0}" -gt "$best_pg" ] && best_pg=$tps
+        read -r rps p50 p99 bad <<<"$(run_gateway "$concurrency")"
+        if [ "${rps:-0}" -gt "$best_gw" ]; then best_gw=$rps; best_line="$p50 $p99 $bad"; fi
+    done
+    read -r p50 p99 bad <<<"$best_line"
+    ratio=$(awk -v g="$best_gw" -v p="$best_pg" 'BEGIN { printf "%.2f", (p > 0 ? g / p : 0) }')
+    echo "| $concurrency | $best_pg | $best_gw | ${ratio}× | $p50 | $p99 | $bad |"
+done
+dispatches=$(psql "$DATABASE_URL" -tAc "SELECT count(*) FROM dispatches")
+echo
+echo "dispatches committed by the gateway during the run: $dispatches"
