@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
             lookupCacheTimeToLive: .seconds(
                 Int64(try Settings.integer("LIVEGATE_LOOKUP_CACHE_SECONDS", default: 5, range: 0...3600))))
         let dispatchCommit = DispatchCommitSettings(
-            maximumConcurrentStatements: try Settings.integer("LIVEGATE_COMMIT_STATEMENTS", default: 4, range: 1...64),
+            maximumConcurrentStatements: try Settings.integer("LIVEGATE_COMMIT_STATEMENTS", default: 1, range: 1...64),
             maximumRowsPerStatement: try Settings.integer("LIVEGATE_COMMIT_BATCH_ROWS", default: 128, range: 1...1000))
         // The pool is closed by the application's own shutdown, not by `withDatabase`.
         let pool = PostgresConnectionPool(configuration: try Settings.database(), logger: .init(label: "livegate.postgres"))

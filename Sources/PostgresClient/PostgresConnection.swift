@@ -8,6 +8,8 @@ public final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Statements that returned a result since the pool last handed this connection out.
     var completedStatements = 0
+    /// Names of the statements prepared on this connection (they last as long as it does).
+    private var preparedStatements = Set<String>()
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -61,14 +63,38 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs one statement with `$1…$n` parameters (`PQexecParams`); values never enter the SQL text.
     @discardableResult
     public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) throws -> PostgresRows {
-        let encoded = parameters.map { $0?.postgresParameter }
+        let result = Self.withEncoded(parameters) { count, types, values, lengths, formats in
+            PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
+        }
+        return try consume(result)
+    }
+
+    /// Runs a statement prepared once per connection (`PQprepare`, then `PQexecPrepared`), so the hot
+    /// path skips parsing and planning. The statement's SQL must not depend on the parameters.
+    @discardableResult
+    public func query(_ statement: PostgresStatement, _ parameters: [(any PostgresBindable)?] = []) throws -> PostgresRows {
+        if !preparedStatements.contains(statement.name) {
+            try consume(PQprepare(handle, statement.name, statement.sql, 0, nil))
+            preparedStatements.insert(statement.name)
+        }
+        let result = Self.withEncoded(parameters) { count, _, values, lengths, formats in
+            PQexecPrepared(handle, statement.name, count, values, lengths, formats, 0)
+        }
+        return try consume(result)
+    }
+
+    /// Lays parameters out as libpq takes them: text with the type left to the server, or binary bytea.
+    private static func withEncoded(
+        _ parameters: [(any PostgresBindable)?],
+        _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?
+    ) -> OpaquePointer? {
         var values: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
         var types: [Oid] = []
-        values.reserveCapacity(encoded.count)
+        values.reserveCapacity(parameters.count)
         defer { values.forEach { free($0) } }
-        for parameter in encoded {
+        for parameter in parameters.map({ $0?.postgresParameter }) {
             switch parameter {
             case nil:
                 values.append(nil)
@@ -81,7 +107,8 @@ public final class PostgresConnection: @unchecked Sendable {
                 formats.append(0)
                 types.append(0)  // the server infers the type from the statement
             case .bytes(let bytes):
-                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+                // malloc, like strdup above, so one `free` releases every value.
+                let buffer = malloc(max(bytes.count, 1))!.assumingMemoryBound(to: CChar.self)
                 bytes.withUnsafeBytes { raw in
                     if let base = raw.baseAddress { memcpy(buffer, base, bytes.count) }
                 }
@@ -91,14 +118,13 @@ public final class PostgresConnection: @unchecked Sendable {
                 types.append(17)  // bytea, binary
             }
         }
-        let result = values.withUnsafeBufferPointer { valueBuffer in
+        return values.withUnsafeBufferPointer { valueBuffer in
             valueBuffer.baseAddress.map { base in
                 base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: values.count) { pointers in
-                    PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+                    body(Int32(values.count), types, pointers, lengths, formats)
                 }
-            } ?? PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0)
+            } ?? body(0, nil, nil, nil, nil)
         }
-        return try consume(result)
     }
 
     /// Runs trusted SQL that may hold several statements and no parameters (`PQexec`): schema migrations

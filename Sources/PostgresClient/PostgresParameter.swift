@@ -55,15 +55,19 @@ extension Data: PostgresBindable {
 extension Array: PostgresBindable where Element == String {
     /// A text array literal, `{"a","b"}`, every element quoted and escaped.
     public var postgresParameter: PostgresParameter {
-        let elements = self.map { element -> String in
-            // By scalar, not Character: a quote followed by a combining mark is one Character.
-            var escaped = "\""
-            for scalar in element.unicodeScalars {
-                if scalar == "\"" || scalar == "\\" { escaped.unicodeScalars.append("\\") }
-                escaped.unicodeScalars.append(scalar)
+        // Byte-wise: in UTF-8 no byte of a multi-byte character can be mistaken for `"` or `\`.
+        var literal: [UInt8] = [UInt8(ascii: "{")]
+        literal.reserveCapacity(2 + reduce(0) { $0 + $1.utf8.count + 3 })
+        for (index, element) in enumerated() {
+            if index > 0 { literal.append(UInt8(ascii: ",")) }
+            literal.append(UInt8(ascii: "\""))
+            for byte in element.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { literal.append(UInt8(ascii: "\\")) }
+                literal.append(byte)
             }
-            return escaped + "\""
+            literal.append(UInt8(ascii: "\""))
         }
-        return .text("{" + elements.joined(separator: ",") + "}")
+        literal.append(UInt8(ascii: "}"))
+        return .text(String(decoding: literal, as: UTF8.self))
     }
 }

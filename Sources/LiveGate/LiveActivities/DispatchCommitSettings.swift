@@ -1,12 +1,13 @@
 /// Group commit of update dispatches: concurrent requests share one INSERT (and one WAL flush), so
 /// accepting a message costs a fraction of a round trip when the gateway is busy.
 public struct DispatchCommitSettings: Sendable, Equatable {
-    /// Statements in flight at once; each holds one pooled connection while it runs.
+    /// Statements in flight at once; each holds one pooled connection while it runs. One is fastest on
+    /// small machines (see docs/benchmarks.md): callers queue behind it and share the next statement.
     public var maximumConcurrentStatements: Int
     /// Rows one statement may carry.
     public var maximumRowsPerStatement: Int
 
-    public init(maximumConcurrentStatements: Int = 4, maximumRowsPerStatement: Int = 128) {
+    public init(maximumConcurrentStatements: Int = 1, maximumRowsPerStatement: Int = 128) {
         self.maximumConcurrentStatements = max(1, maximumConcurrentStatements)
         self.maximumRowsPerStatement = max(1, maximumRowsPerStatement)
     }

@@ -75,15 +75,7 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
             return taken
         }
         let results = await flush(batch.map(\.item))
-        var own: Result<Output, any Error>?
-        for (index, entry) in batch.enumerated() {
-            let result = index < results.count ? results[index] : .failure(GroupCommitError())
-            if let waiter = entry.waiter {
-                waiter.resume(returning: .done(result))
-            } else {
-                own = result
-            }
-        }
+        // Hand the lead on first, so the next statement starts while this batch's callers wake up.
         let successor = state.withLockedValue { state -> CheckedContinuation<Turn, Never>? in
             if let index = state.pending.firstIndex(where: { $0.waiter != nil }) {
                 defer { state.pending[index].waiter = nil }
@@ -93,6 +85,15 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
             return nil
         }
         successor?.resume(returning: .lead)
+        var own: Result<Output, any Error>?
+        for (index, entry) in batch.enumerated() {
+            let result = index < results.count ? results[index] : .failure(GroupCommitError())
+            if let waiter = entry.waiter {
+                waiter.resume(returning: .done(result))
+            } else {
+                own = result
+            }
+        }
         return own ?? .failure(GroupCommitError())
     }
 }

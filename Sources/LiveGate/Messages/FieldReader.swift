@@ -37,6 +37,11 @@ struct FieldReader {
             problems.add("\(name(field)) must not be empty")
             return nil
         }
+        if string.utf8.contains(0) {
+            // PostgreSQL text cannot hold NUL, and C strings would cut the value short at it.
+            problems.add("\(name(field)) must not contain NUL characters")
+            return nil
+        }
         if string.utf8.count > maxBytes {
             problems.add("\(name(field)) must be at most \(maxBytes) bytes, got \(string.utf8.count)")
             return nil
@@ -105,7 +110,9 @@ struct FieldReader {
         }
         var strings: [String] = []
         for (index, element) in array.enumerated() {
-            guard let string = element.stringValue, !string.isEmpty, string.utf8.count <= maxBytes else {
+            guard let string = element.stringValue, !string.isEmpty, string.utf8.count <= maxBytes,
+                !string.utf8.contains(0)
+            else {
                 problems.add("\(name(field))[\(index)] must be a non-empty string of at most \(maxBytes) bytes")
                 return nil
             }

@@ -31,52 +31,54 @@ public struct LiveActivityController: Sendable {
     @Sendable func update(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
         let message = try LiveActivityUpdateRequest.parse(body.object)
-        let app = try await ownApp(message.appID, context: context)
-        let idempotency = try IdempotencyHeader.claim(request, body: body.bytes)
-        let acceptedAt = clock.now()
-        let payload = message.payload(timestamp: Int64(acceptedAt.timeIntervalSince1970)).encoded()
-        try APNsPayloadLimit.check(payload)
-        let dispatch = Dispatch(
-            workspaceID: app.workspaceID, appID: app.id, event: message.endActivity ? .end : .update,
-            activityID: message.activityID, externalID: message.externalID, payload: payload,
-            priority: message.priority, expiresAt: acceptedAt.addingTimeInterval(MessageClock.defaultExpiry))
+        let accepted = try await prepare(request, body: body, message.common, context: context, payload: message.payload)
+        let dispatch = accepted.dispatch(event: message.event, externalID: message.externalID)
         let warnings = message.warnings
-        let outcome = try await dispatches.commitUpdate(dispatch, idempotency: idempotency) { resolution in
+        let outcome = try await dispatches.commitUpdate(dispatch, idempotency: accepted.idempotency) { resolution in
             var errors = warnings
             if !resolution.hasRegisteredTokens {
-                errors.append(Self.noTokenWarning(activityID: message.activityID, externalID: message.externalID))
+                errors.append(Self.noTokenWarning(activityID: dispatch.activityID, externalID: dispatch.externalID))
             }
             return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
         }
         context.logger.info(
             "live activity message accepted",
-            metadata: ["dispatch_id": "\(dispatch.id)", "event": "\(dispatch.event.rawValue)", "app_id": "\(app.identifier)"])
+            metadata: ["dispatch_id": "\(dispatch.id)", "event": "\(dispatch.event)", "app_id": "\(accepted.app.identifier)"])
         return try MessageAcceptance.response(for: outcome, request: request)
     }
 
     @Sendable func start(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
         let message = try LiveActivityStartRequest.parse(body.object)
-        let app = try await ownApp(message.appID, context: context)
-        let idempotency = try IdempotencyHeader.claim(request, body: body.bytes)
-        let acceptedAt = clock.now()
-        let payload = message.payload(timestamp: Int64(acceptedAt.timeIntervalSince1970)).encoded()
-        try APNsPayloadLimit.check(payload)
-        let dispatch = Dispatch(
-            workspaceID: app.workspaceID, appID: app.id, event: .start, activityID: message.activityID,
-            externalID: nil, payload: payload, priority: message.priority,
-            expiresAt: acceptedAt.addingTimeInterval(MessageClock.defaultExpiry))
+        let accepted = try await prepare(request, body: body, message.common, context: context, payload: message.payload)
+        let dispatch = accepted.dispatch(event: .start, externalID: nil)
         let targeting = StartTargeting(attributesType: message.attributesType, users: message.users)
-        let outcome = try await dispatches.commitStart(dispatch, targeting: targeting, idempotency: idempotency) { resolution in
+        let outcome = try await dispatches.commitStart(dispatch, targeting: targeting, idempotency: accepted.idempotency) {
+            resolution in
             let errors =
                 resolution.unknownUsers.map { "\($0) was not found" }
-                + resolution.usersWithoutToken.map { "\($0) has no push-to-start token for \(message.attributesType)" }
+                + resolution.usersWithoutToken.map { "\($0) has no push-to-start token for \(targeting.attributesType)" }
             return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
         }
         context.logger.info(
             "live activity start accepted",
-            metadata: ["dispatch_id": "\(dispatch.id)", "app_id": "\(app.identifier)", "users": "\(message.users.count)"])
+            metadata: ["dispatch_id": "\(dispatch.id)", "app_id": "\(accepted.app.identifier)", "users": "\(message.users.count)"])
         return try MessageAcceptance.response(for: outcome, request: request)
+    }
+
+    /// What both endpoints do between validating the body and committing: find the app, read the
+    /// idempotency key, and build the payload once, refusing it if APNs would.
+    private func prepare(
+        _ request: Request, body: JSONRequestBody, _ common: CommonMessageFields, context: LiveGateRequestContext,
+        payload: (Int64) -> LiveActivityPayload
+    ) async throws -> PreparedMessage {
+        let app = try await ownApp(common.appID, context: context)
+        let idempotency = try IdempotencyHeader.claim(request, body: body.bytes)
+        let acceptedAt = clock.now()
+        let bytes = payload(Int64(acceptedAt.timeIntervalSince1970)).encoded()
+        try APNsPayloadLimit.check(bytes)
+        return PreparedMessage(
+            app: app, common: common, idempotency: idempotency, acceptedAt: acceptedAt, payload: bytes)
     }
 
     /// The app named by `app_id`, if it belongs to the calling key's workspace. Another workspace's app

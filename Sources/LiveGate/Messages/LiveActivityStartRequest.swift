@@ -4,16 +4,9 @@ import APNsCore
 struct LiveActivityStartRequest {
     static let maximumUsers = 50
 
-    var appID: String
-    var activityID: String
+    var common: CommonMessageFields
     var attributesType: String
     var attributes: JSONObject
-    var contentState: JSONObject
-    var staleDate: Int64?
-    var dismissalDate: Int64?
-    var relevanceScore: JSONValue?
-    var notification: ApplePushOptions
-    var priority: APNsPriority
     /// De-duplicated, in the order given.
     var users: [UserReference]
 
@@ -24,30 +17,21 @@ struct LiveActivityStartRequest {
             problems.add(
                 "\(unsupported) targeting is not supported yet: name the users with external_user_ids or user_aliases")
         }
-        let appID = fields.string("app_id", required: true, maxBytes: 128)
-        let activityID = fields.string(
-            "activity_id", required: true, maxBytes: LiveActivityUpdateRequest.maximumActivityIDBytes)
+        let common = CommonMessageFields.read(fields, notificationRequired: true)
         let attributesType = fields.string("activity_attributes_type", required: true, maxBytes: 256)
         let attributes = fields.object("activity_attributes", required: true)
-        let contentState = fields.object("content_state", required: true)
-        let staleDate = fields.date("stale_date")
-        let dismissalDate = fields.date("dismissal_date")
-        let relevanceScore = fields.number("relevance_score")
-        let notificationFields = fields.nested("notification", required: true)
-        let notification = notificationFields.map(ApplePushOptions.read) ?? ApplePushOptions()
-        if notificationFields != nil, problems.isEmpty {
+        if let alert = common?.notification.alert, problems.isEmpty {
             // A start shows an alert: iOS needs both lines.
-            if notification.alert?.title == nil { problems.add("notification.alert.title is required to start an activity") }
-            if notification.alert?.body == nil { problems.add("notification.alert.body is required to start an activity") }
+            if alert.title == nil { problems.add("notification.alert.title is required to start an activity") }
+            if alert.body == nil { problems.add("notification.alert.body is required to start an activity") }
+        } else if common != nil, problems.isEmpty {
+            problems.add("notification.alert with a title and a body is required to start an activity")
         }
-        let priority = MessagePriority.resolve(fields, notification: notification)
         let users = readUsers(fields)
         try problems.throwIfAny()
 
         return LiveActivityStartRequest(
-            appID: appID!, activityID: activityID!, attributesType: attributesType!, attributes: attributes!,
-            contentState: contentState!, staleDate: staleDate, dismissalDate: dismissalDate,
-            relevanceScore: relevanceScore, notification: notification, priority: priority, users: users)
+            common: common!, attributesType: attributesType!, attributes: attributes!, users: users)
     }
 
     /// `external_user_ids`, `user_aliases` and the `external_id` shorthand together, named twice counted once.
@@ -88,10 +72,10 @@ struct LiveActivityStartRequest {
     /// The attributes with `brazeActivityId`, which the SDK reads to tag the new activity's update token.
     func payload(timestamp: Int64) -> LiveActivityPayload {
         var attributes = attributes
-        attributes.set("brazeActivityId", .string(activityID))
+        attributes.set("brazeActivityId", .string(common.activityID))
         return LiveActivityPayload(
-            event: .start, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
-            dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: notification.alert,
+            event: .start, timestamp: timestamp, contentState: common.contentState, staleDate: common.staleDate,
+            dismissalDate: common.dismissalDate, relevanceScore: common.relevanceScore, alert: common.notification.alert,
             attributesType: attributesType, attributes: attributes, inputPushToken: true)
     }
 }

@@ -30,7 +30,7 @@ struct PushTokenTagRequest {
             problems.add(
                 "tag (with push_token) or activity_attributes_type (with push_to_start_token) is required")
         case (true, false):
-            if let tag = fields.string("tag", maxBytes: LiveActivityUpdateRequest.maximumActivityIDBytes) {
+            if let tag = fields.string("tag", maxBytes: CommonMessageFields.maximumActivityIDBytes) {
                 kind = .activity(tag: tag)
             }
             token = Self.token(fields, "push_token")

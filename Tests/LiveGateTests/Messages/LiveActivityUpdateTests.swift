@@ -201,6 +201,7 @@ struct LiveActivityUpdateTests {
         (#""content_state":{},"notification":{"alert":{"title_loc_key":"k","title_loc_args":[1]}}"#,
          "notification.alert.title_loc_args[0] must be a non-empty string of at most 1024 bytes"),
         (#""content_state":{},"external_id":"""#, "external_id must not be empty"),
+        (#""content_state":{},"external_id":"fan\u0000-7""#, "external_id must not contain NUL characters"),
     ]
 
     @Test(arguments: invalidBodies)

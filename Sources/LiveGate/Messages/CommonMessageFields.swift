@@ -1,0 +1,32 @@
+import APNsCore
+
+/// The fields `update` and `start` share (SPEC §4–§5).
+struct CommonMessageFields {
+    static let maximumActivityIDBytes = 256
+
+    var appID: String
+    var activityID: String
+    var contentState: JSONObject
+    var staleDate: Int64?
+    var dismissalDate: Int64?
+    var relevanceScore: JSONValue?
+    var notification: ApplePushOptions
+    var priority: APNsPriority
+
+    /// Nil when a required field is missing or wrong; every problem is recorded in `fields.problems`.
+    static func read(_ fields: FieldReader, notificationRequired: Bool) -> CommonMessageFields? {
+        let appID = fields.string("app_id", required: true, maxBytes: 128)
+        let activityID = fields.string("activity_id", required: true, maxBytes: maximumActivityIDBytes)
+        let contentState = fields.object("content_state", required: true)
+        let staleDate = fields.date("stale_date")
+        let dismissalDate = fields.date("dismissal_date")
+        let relevanceScore = fields.number("relevance_score")
+        let notification = fields.nested("notification", required: notificationRequired).map(ApplePushOptions.read)
+        let priority = MessagePriority.resolve(fields, notification: notification ?? ApplePushOptions())
+        guard let appID, let activityID, let contentState, notification != nil || !notificationRequired else { return nil }
+        return CommonMessageFields(
+            appID: appID, activityID: activityID, contentState: contentState, staleDate: staleDate,
+            dismissalDate: dismissalDate, relevanceScore: relevanceScore, notification: notification ?? ApplePushOptions(),
+            priority: priority)
+    }
+}
