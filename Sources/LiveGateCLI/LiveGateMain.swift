@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiveGate
 import Logging
 
 @main
@@ -8,7 +9,7 @@ enum LiveGateMain {
         // scripts read (the identifiers and keys the create commands print).
         let logLevel = Settings.logLevel()
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = LineLogHandler(label: label)
             handler.logLevel = logLevel
             return handler
         }

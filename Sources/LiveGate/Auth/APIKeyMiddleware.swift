@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 
 /// Requires a valid REST API key with `permission`, used from an allowed address (SPEC §2–§3).
@@ -41,12 +40,27 @@ public struct APIKeyMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The credentials of `Authorization: Bearer <key>` (scheme case-insensitive, RFC 7235).
+    /// The credentials of `Authorization: Bearer <key>` (scheme case-insensitive, RFC 7235). Scanned
+    /// byte by byte: it runs on every authenticated request.
     static func bearerToken(_ header: String?) -> String? {
         guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let bytes = Array(header.utf8)
+        var start = 0
+        while start < bytes.count, bytes[start] == UInt8(ascii: " ") { start += 1 }
+        let scheme = Array("bearer".utf8)
+        guard bytes.count - start > scheme.count,
+            zip(bytes[start...], scheme).allSatisfy({ $0.asciiLowercased == $1 }),
+            bytes[start + scheme.count] == UInt8(ascii: " ")
+        else { return nil }
+        var tokenStart = start + scheme.count
+        var tokenEnd = bytes.count
+        while tokenStart < tokenEnd, bytes[tokenStart] == UInt8(ascii: " ") || bytes[tokenStart] == UInt8(ascii: "\t") {
+            tokenStart += 1
+        }
+        while tokenEnd > tokenStart, bytes[tokenEnd - 1] == UInt8(ascii: " ") || bytes[tokenEnd - 1] == UInt8(ascii: "\t") {
+            tokenEnd -= 1
+        }
+        guard tokenStart < tokenEnd else { return nil }
+        return String(decoding: bytes[tokenStart..<tokenEnd], as: UTF8.self)
     }
 }
