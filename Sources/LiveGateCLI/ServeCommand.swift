@@ -37,7 +37,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let app = buildApplication(
             configuration: configuration, dependencies: .postgres(pool: pool, dispatchCommit: dispatchCommit), logger: logger,
-            services: [PostgresPoolService(pool: pool)])
+            // Shut down in reverse order: the server drains, then the purge stops, then the pool closes.
+            services: [
+                PostgresPoolService(pool: pool),
+                IdempotencyKeyPurgeService(pool: pool, logger: logger),
+            ])
         try await app.runService()
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Log lines")
 struct LineLogHandlerTests {
-    @Test func writesOneLineWithLoggerAndEventMetadataSorted() {
+    @Test func writesOneLineWithLoggerAndEventMetadataSorted() throws {
         let lines = NIOLockedValueBox([String]())
         var logger = Logger(label: "livegate") { label in
             LineLogHandler(label: label, metadataProvider: nil) { line in lines.withLockedValue { $0.append(line) } }
@@ -16,9 +16,9 @@ struct LineLogHandlerTests {
         logger.info("accepted", metadata: ["dispatch_id": "d-1", "workspace_id": "w-2"])
         let written = lines.withLockedValue { $0 }
         #expect(written.count == 1)
-        let line = try? #require(written.first)
-        #expect(line?.hasSuffix(" info livegate: api_key_id=k-1 dispatch_id=d-1 workspace_id=w-2 [LiveGateTests] accepted\n") == true)
+        let line = try #require(written.first)
+        #expect(line.hasSuffix(" info livegate: api_key_id=k-1 dispatch_id=d-1 workspace_id=w-2 [LiveGateTests] accepted\n"))
         // An ISO-8601 UTC timestamp leads the line.
-        #expect(line?.prefix(24).hasSuffix("+0000") == true)
+        #expect(line.prefix(24).hasSuffix("+0000"))
     }
 }

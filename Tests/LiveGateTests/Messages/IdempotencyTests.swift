@@ -127,3 +127,25 @@ struct IdempotencyTests {
         }
     }
 }
+
+@Suite("Expired idempotency keys are deleted")
+struct IdempotencyKeyPurgeTests {
+    @Test func onlyKeysPastTheirDayAreDeleted() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant()
+            try await TestGateway.app(database).test(.router) { client async throws in
+                for key in ["old-1", "old-2", "fresh"] {
+                    let body = #"{"app_id":"\#(tenant.app.identifier)","activity_id":"a","content_state":{"k":"\#(key)"}}"#
+                    _ = try await client.post("/messages/live_activity/update", body, key: tenant.secret, headers: [IdempotencyTests.key: key])
+                }
+            }
+            try await database.pool.query(
+                "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE idempotency_key LIKE 'old-%'")
+            #expect(try await IdempotencyKeyPurgeService.purgeExpired(database.pool, batchSize: 1) == 2)
+            let left = try await database.pool.query("SELECT idempotency_key FROM idempotency_keys")
+            #expect(try left.map { try $0.require("idempotency_key", as: String.self) } == ["fresh"])
+            // The dispatches themselves are kept: only the remembered answers go.
+            #expect(try await database.count("SELECT count(*) FROM dispatches") == 3)
+        }
+    }
+}

@@ -11,7 +11,7 @@ struct LiveActivityStartTests {
     static let path = "/messages/live_activity/start"
     static let alert = #""notification":{"alert":{"title":"Power Panda sets out!","body":"Follow the adventure live."}}"#
 
-    func body(_ tenant: Tenant, _ fields: String) -> String {
+    static func body(_ tenant: Tenant, _ fields: String) -> String {
         #"{"app_id":"\#(tenant.app.identifier)","activity_id":"adventure-9","activity_attributes_type":"AdventureAttributes","activity_attributes":{"currentAdventure":"Dragon Cave"},"content_state":{"currentHealthLevel":1.0,"eventDescription":"Ready!"},\#(Self.alert),\#(fields)}"#
     }
 
@@ -27,7 +27,7 @@ struct LiveActivityStartTests {
             let response = try await TestGateway.app(database, clock: pinnedClock).test(.router) { client async throws in
                 try await client.post(
                     Self.path,
-                    body(tenant, #""external_user_ids":["fan-1","fan-1"],"user_aliases":[{"alias_name":"anon-b","alias_label":"install"}],"relevance_score":50"#),
+                    Self.body(tenant, #""external_user_ids":["fan-1","fan-1"],"user_aliases":[{"alias_name":"anon-b","alias_label":"install"}],"relevance_score":50"#),
                     key: tenant.secret)
             }
             #expect(response.status == .created, "\(response.text)")
@@ -59,7 +59,7 @@ struct LiveActivityStartTests {
             let response = try await TestGateway.app(database).test(.router) { client async throws in
                 try await client.post(
                     Self.path,
-                    body(tenant, #""external_user_ids":["fan-1","fan-2","ghost"],"user_aliases":[{"alias_name":"n","alias_label":"l"}]"#),
+                    Self.body(tenant, #""external_user_ids":["fan-1","fan-2","ghost"],"user_aliases":[{"alias_name":"n","alias_label":"l"}]"#),
                     key: tenant.secret)
             }
             #expect(response.status == .created)
@@ -77,7 +77,7 @@ struct LiveActivityStartTests {
             let tenant = try await database.makeTenant()
             try await database.registerPushToStart(tenant, type: "AdventureAttributes", device: "iphone", token: "a1a1", externalID: "fan-1")
             let response = try await TestGateway.app(database).test(.router) { client async throws in
-                try await client.post(Self.path, body(tenant, #""external_id":"fan-1""#), key: tenant.secret)
+                try await client.post(Self.path, Self.body(tenant, #""external_id":"fan-1""#), key: tenant.secret)
             }
             #expect(response.status == .created)
             #expect(try await database.count("SELECT count(*) FROM dispatch_targets") == 1)
@@ -105,15 +105,7 @@ struct LiveActivityStartTests {
 
     @Test(arguments: invalidBodies)
     func eachInvalidFieldIs400AndCommitsNothing(fields: String, error: String) async throws {
-        try await TestDatabase.with { database in
-            let tenant = try await database.makeTenant()
-            try await TestGateway.app(database).test(.router) { client async throws in
-                let response = try await client.post(Self.path, body(tenant, fields), key: tenant.secret)
-                #expect(response.status == .badRequest)
-                #expect(response.errors == [error])
-            }
-            #expect(try await database.count("SELECT count(*) FROM dispatches") == 0)
-        }
+        try await expectRefused(Self.path, { Self.body($0, fields) }, error: error)
     }
 
     @Test func aUserNamedTwiceAndFiftyDistinctUsersAreAccepted() async throws {
@@ -121,7 +113,7 @@ struct LiveActivityStartTests {
             let tenant = try await database.makeTenant()
             let fifty = (1...50).map { "\"u\($0)\"" }.joined(separator: ",")
             let response = try await TestGateway.app(database).test(.router) { client async throws in
-                try await client.post(Self.path, body(tenant, #""external_user_ids":[\#(fifty),"u1"],"external_id":"u2""#), key: tenant.secret)
+                try await client.post(Self.path, Self.body(tenant, #""external_user_ids":[\#(fifty),"u1"],"external_id":"u2""#), key: tenant.secret)
             }
             #expect(response.status == .created)
             #expect(response.errors.count == 50)
@@ -132,7 +124,7 @@ struct LiveActivityStartTests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant(permissions: [.liveActivityUpdate])
             try await TestGateway.app(database).test(.router) { client async throws in
-                let response = try await client.post(Self.path, body(tenant, #""external_id":"f""#), key: tenant.secret)
+                let response = try await client.post(Self.path, Self.body(tenant, #""external_id":"f""#), key: tenant.secret)
                 #expect(response.status == .forbidden)
                 #expect(response.errors == ["this API key does not have the messages.live_activity.start permission"])
             }

@@ -11,7 +11,7 @@ struct LiveActivityUpdateTests {
     static let path = "/messages/live_activity/update"
     static let sword = #"{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}"#
 
-    func body(_ tenant: Tenant, _ fields: String) -> String {
+    static func body(_ tenant: Tenant, _ fields: String) -> String {
         #"{"app_id":"\#(tenant.app.identifier)","activity_id":"adventure-1",\#(fields)}"#
     }
 
@@ -20,7 +20,7 @@ struct LiveActivityUpdateTests {
             let tenant = try await database.makeTenant()
             try await database.registerToken(tenant, tag: "adventure-1", device: "iphone-1", token: "aabb")
             let response = try await TestGateway.app(database, clock: pinnedClock).test(.router) { client async throws in
-                try await client.post(Self.path, body(tenant, #""content_state":\#(Self.sword)"#), key: tenant.secret)
+                try await client.post(Self.path, Self.body(tenant, #""content_state":\#(Self.sword)"#), key: tenant.secret)
             }
             #expect(response.status == .created)
             let dispatchID = try #require(response.dispatchID)
@@ -68,7 +68,7 @@ struct LiveActivityUpdateTests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
             let response = try await TestGateway.app(database, clock: pinnedClock).test(.router) { client async throws in
-                try await client.post(Self.path, body(tenant, fields), key: tenant.secret)
+                try await client.post(Self.path, Self.body(tenant, fields), key: tenant.secret)
             }
             #expect(response.status == .created, "\(name): \(response.text)")
             try expectJSON(try await database.payload(ofDispatch: try #require(response.dispatchID)), equals: expected)
@@ -80,7 +80,7 @@ struct LiveActivityUpdateTests {
             let tenant = try await database.makeTenant()
             let state = #"{"z":1e3,"a":[0.10,-0,"\u00e9\ud83d\ude00"],"m":{"deep":{"er":null}}}"#
             let response = try await TestGateway.app(database).test(.router) { client async throws in
-                try await client.post(Self.path, body(tenant, #""content_state":\#(state)"#), key: tenant.secret)
+                try await client.post(Self.path, Self.body(tenant, #""content_state":\#(state)"#), key: tenant.secret)
             }
             let dispatchID = try #require(response.dispatchID)
             let stored: String = try await database.pool.query(
@@ -96,7 +96,7 @@ struct LiveActivityUpdateTests {
             try await TestGateway.app(database, clock: pinnedClock).test(.router) { client async throws in
                 for date in ["2023-02-28T00:00:00+0000", "2023-02-28T00:00:00+00:00", "2023-02-28T00:00:00Z", "2023-02-28T00:00:00.000Z"] {
                     let response = try await client.post(
-                        Self.path, body(tenant, #""content_state":{},"end_activity":true,"dismissal_date":"\#(date)""#),
+                        Self.path, Self.body(tenant, #""content_state":{},"end_activity":true,"dismissal_date":"\#(date)""#),
                         key: tenant.secret)
                     #expect(response.status == .created, "\(date)")
                     let payload = try await database.payload(ofDispatch: try #require(response.dispatchID))
@@ -113,7 +113,7 @@ struct LiveActivityUpdateTests {
             try await database.registerToken(tenant, tag: "adventure-1", device: "iphone-1", token: "aabb")
             let response = try await TestGateway.app(database).test(.router) { client async throws in
                 try await client.post(
-                    Self.path, body(tenant, #""content_state":{},"dismissal_date":"2023-02-28T00:00:00+0000""#), key: tenant.secret)
+                    Self.path, Self.body(tenant, #""content_state":{},"dismissal_date":"2023-02-28T00:00:00+0000""#), key: tenant.secret)
             }
             #expect(response.status == .created)
             #expect(response.errors == ["dismissal_date was ignored: it applies only with end_activity: true"])
@@ -128,20 +128,20 @@ struct LiveActivityUpdateTests {
             try await database.registerToken(tenant, tag: "adventure-1", device: "iphone-1", token: "aabb", externalID: "fan-1")
             try await TestGateway.app(database).test(.router) { client async throws in
                 let other = try await client.post(
-                    Self.path, body(tenant, #""content_state":{}"#).replacingOccurrences(of: "adventure-1", with: "adventure-2"),
+                    Self.path, Self.body(tenant, #""content_state":{}"#).replacingOccurrences(of: "adventure-1", with: "adventure-2"),
                     key: tenant.secret)
                 #expect(other.status == .created)
                 #expect(other.errors == ["no push token is registered for activity_id 'adventure-2' yet"])
 
                 let narrowedToSomeoneElse = try await client.post(
-                    Self.path, body(tenant, #""content_state":{},"external_id":"fan-2""#), key: tenant.secret)
+                    Self.path, Self.body(tenant, #""content_state":{},"external_id":"fan-2""#), key: tenant.secret)
                 #expect(narrowedToSomeoneElse.status == .created)
                 #expect(narrowedToSomeoneElse.errors == [
                     "no device of external_id 'fan-2' has registered a push token for activity_id 'adventure-1' yet"
                 ])
 
                 let narrowed = try await client.post(
-                    Self.path, body(tenant, #""content_state":{},"external_id":"fan-1""#), key: tenant.secret)
+                    Self.path, Self.body(tenant, #""content_state":{},"external_id":"fan-1""#), key: tenant.secret)
                 #expect(narrowed.status == .created)
                 #expect(narrowed.errors == [])
             }
@@ -165,7 +165,7 @@ struct LiveActivityUpdateTests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
             let response = try await TestGateway.app(database).test(.router) { client async throws in
-                try await client.post(Self.path, body(tenant, fields), key: tenant.secret)
+                try await client.post(Self.path, Self.body(tenant, fields), key: tenant.secret)
             }
             #expect(response.status == .created)
             let dispatchID = try #require(response.dispatchID)
@@ -206,16 +206,7 @@ struct LiveActivityUpdateTests {
 
     @Test(arguments: invalidBodies)
     func eachInvalidFieldIs400AndCommitsNothing(fields: String, error: String) async throws {
-        try await TestDatabase.with { database in
-            let tenant = try await database.makeTenant()
-            try await TestGateway.app(database).test(.router) { client async throws in
-                let response = try await client.post(Self.path, body(tenant, fields), key: tenant.secret)
-                #expect(response.status == .badRequest)
-                #expect(response.errors == [error])
-                #expect(try response.json["message"]?.stringValue == "Invalid request: \(error)")
-            }
-            #expect(try await database.count("SELECT count(*) FROM dispatches") == 0)
-        }
+        try await expectRefused(Self.path, { Self.body($0, fields) }, error: error)
     }
 
     @Test func severalProblemsAreListedTogether() async throws {
@@ -239,7 +230,7 @@ struct LiveActivityUpdateTests {
             let big = String(repeating: "x", count: 4000)
             try await TestGateway.app(database).test(.router) { client async throws in
                 let response = try await client.post(
-                    Self.path, body(tenant, #""content_state":{"story":"\#(big)"},"notification":{"alert":{"body":"\#(big)"}}"#),
+                    Self.path, Self.body(tenant, #""content_state":{"story":"\#(big)"},"notification":{"alert":{"body":"\#(big)"}}"#),
                     key: tenant.secret)
                 #expect(response.status == .badRequest)
                 let message = try #require(try response.json["message"]?.stringValue)
@@ -270,10 +261,10 @@ struct LiveActivityUpdateTests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant(permissions: [.liveActivityStart, .messageActivityLogRead])
             try await TestGateway.app(database).test(.router) { client async throws in
-                let response = try await client.post(Self.path, body(tenant, #""content_state":{}"#), key: tenant.secret)
+                let response = try await client.post(Self.path, Self.body(tenant, #""content_state":{}"#), key: tenant.secret)
                 #expect(response.status == .forbidden)
                 #expect(response.text == #"{"errors":["this API key does not have the messages.live_activity.update permission"],"message":"Access Denied"}"#)
-                let anonymous = try await client.post(Self.path, body(tenant, #""content_state":{}"#), key: nil)
+                let anonymous = try await client.post(Self.path, Self.body(tenant, #""content_state":{}"#), key: nil)
                 #expect(anonymous.status == .unauthorized)
             }
             #expect(try await database.count("SELECT count(*) FROM dispatches") == 0)

@@ -92,3 +92,22 @@ func expectJSON(_ actual: JSONValue, equals expected: String, sourceLocation: So
         actual.isEquivalent(to: expectedValue),
         "got \(String(decoding: actual.serialized(), as: UTF8.self))", sourceLocation: sourceLocation)
 }
+
+/// Posts `body` and expects a 400 whose only problem is `error`, and nothing committed.
+func expectRefused(
+    _ path: String, _ body: @escaping @Sendable (Tenant) -> String, error: String, useKey: Bool = true,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    try await TestDatabase.with { database in
+        let tenant = try await database.makeTenant()
+        try await TestGateway.app(database).test(.router) { client async throws in
+            let response = try await client.post(path, body(tenant), key: useKey ? tenant.secret : nil)
+            #expect(response.status == .badRequest, sourceLocation: sourceLocation)
+            #expect(response.errors == [error], sourceLocation: sourceLocation)
+            #expect(try response.json["message"]?.stringValue == "Invalid request: \(error)", sourceLocation: sourceLocation)
+        }
+        for table in ["dispatches", "activity_tokens", "push_to_start_tokens", "users"] {
+            #expect(try await database.count("SELECT count(*) FROM \(table)") == 0, "\(table)", sourceLocation: sourceLocation)
+        }
+    }
+}

@@ -9,7 +9,7 @@ struct PushTokenTagTests {
     static let tokenA = "a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1"
     static let tokenB = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
 
-    func body(_ tenant: Tenant, _ fields: String) -> String {
+    static func body(_ tenant: Tenant, _ fields: String) -> String {
         #"{"app_id":"\#(tenant.app.identifier)",\#(fields)}"#
     }
 
@@ -19,7 +19,7 @@ struct PushTokenTagTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 let response = try await client.post(
                     "/push_token_tag",
-                    body(tenant, #""device_id":"iphone-1","external_id":"fan-7","tag":"game-42","push_token":"\#(Self.tokenA.uppercased())""#),
+                    Self.body(tenant, #""device_id":"iphone-1","external_id":"fan-7","tag":"game-42","push_token":"\#(Self.tokenA.uppercased())""#),
                     key: nil)
                 #expect(response.status == .created)
                 #expect(response.text == #"{"message":"success"}"#)
@@ -42,12 +42,12 @@ struct PushTokenTagTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 for token in [Self.tokenA, Self.tokenA, Self.tokenB] {
                     let response = try await client.post(
-                        "/push_token_tag", body(tenant, #""device_id":"iphone-1","tag":"game-42","push_token":"\#(token)""#), key: nil)
+                        "/push_token_tag", Self.body(tenant, #""device_id":"iphone-1","tag":"game-42","push_token":"\#(token)""#), key: nil)
                     #expect(response.status == .created)
                 }
                 // A second device under the same tag is a second row: tags fan out.
                 _ = try await client.post(
-                    "/push_token_tag", body(tenant, #""device_id":"ipad-2","tag":"game-42","push_token":"\#(Self.tokenA)""#), key: nil)
+                    "/push_token_tag", Self.body(tenant, #""device_id":"ipad-2","tag":"game-42","push_token":"\#(Self.tokenA)""#), key: nil)
             }
             let tokens = try await database.pool.query(
                 "SELECT device_id, push_token FROM activity_tokens ORDER BY device_id"
@@ -64,7 +64,7 @@ struct PushTokenTagTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 for _ in 0..<2 {
                     let response = try await client.post(
-                        "/push_token_tag", body(tenant, #""device_id":"iphone-1","tag":"game-42","push_token":null"#), key: nil)
+                        "/push_token_tag", Self.body(tenant, #""device_id":"iphone-1","tag":"game-42","push_token":null"#), key: nil)
                     #expect(response.status == .created)
                 }
             }
@@ -77,7 +77,7 @@ struct PushTokenTagTests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
             try await TestGateway.app(database).test(.router) { client async throws in
-                let register = body(
+                let register = Self.body(
                     tenant,
                     #""device_id":"iphone-1","user_alias":{"alias_name":"anon-1","alias_label":"install"},"activity_attributes_type":"MatchAttributes","push_to_start_token":"\#(Self.tokenA)""#)
                 #expect(try await client.post("/push_token_tag", register, key: nil).status == .created)
@@ -95,7 +95,7 @@ struct PushTokenTagTests {
             // The alias made one user, not one per call.
             #expect(try await database.count("SELECT count(*) FROM users") == 1)
             try await TestGateway.app(database).test(.router) { client async throws in
-                let remove = body(
+                let remove = Self.body(
                     tenant, #""device_id":"iphone-1","activity_attributes_type":"MatchAttributes","push_to_start_token":null"#)
                 #expect(try await client.post("/push_token_tag", remove, key: nil).status == .created)
             }
@@ -139,17 +139,7 @@ struct PushTokenTagTests {
 
     @Test(arguments: invalidBodies)
     func eachInvalidFieldIs400NamingIt(fields: String, error: String) async throws {
-        try await TestDatabase.with { database in
-            let tenant = try await database.makeTenant()
-            try await TestGateway.app(database).test(.router) { client async throws in
-                let response = try await client.post("/push_token_tag", body(tenant, fields), key: nil)
-                #expect(response.status == .badRequest)
-                #expect(response.errors == [error])
-                #expect(try response.json["message"]?.stringValue == "Invalid request: \(error)")
-            }
-            #expect(try await database.count("SELECT count(*) FROM activity_tokens") == 0)
-            #expect(try await database.count("SELECT count(*) FROM users") == 0)
-        }
+        try await expectRefused("/push_token_tag", { Self.body($0, fields) }, error: error, useKey: false)
     }
 
     @Test func unknownAppIs400() async throws {
