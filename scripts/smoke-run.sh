@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the README's run command end to end: it comes up on a fresh data folder, /healthz answers,
-# the demo key it prints authenticates, and Ctrl-C (SIGINT) stops the gateway and its PostgreSQL.
+# the demo key it prints authenticates, a token registration and an update are accepted, and Ctrl-C (SIGINT) stops the gateway and its PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/postgres.sh
@@ -44,8 +44,22 @@ status=$(curl -s -o "$work/current.json" -w '%{http_code}' -H "Authorization: Be
 [ "$status" = 200 ] || fail "the printed key got $status"
 grep -q '"messages.live_activity.update"' "$work/current.json" || fail "the demo key lacks its permissions"
 
+# The README's walk-through: the SDK registers a token, the customer's server sends an update.
+app_id=$(sed -n 's/^  app_id: *//p' "$log")
+[ -n "$app_id" ] || fail "no app_id printed"
+status=$(curl -s -o "$work/tag.json" -w '%{http_code}' -H 'Content-Type: application/json' \
+    -d '{"app_id":"'"$app_id"'","device_id":"smoke-phone","tag":"smoke-game","push_token":"aabbccdd"}' \
+    "http://127.0.0.1:$port/push_token_tag")
+[ "$status" = 201 ] || fail "/push_token_tag got $status: $(cat "$work/tag.json")"
+status=$(curl -s -o "$work/update.json" -w '%{http_code}' -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+    -d '{"app_id":"'"$app_id"'","activity_id":"smoke-game","content_state":{"home":1,"away":0}}' \
+    "http://127.0.0.1:$port/messages/live_activity/update")
+[ "$status" = 201 ] || fail "update got $status: $(cat "$work/update.json")"
+grep -q '"dispatch_id"' "$work/update.json" || fail "update answered without a dispatch_id: $(cat "$work/update.json")"
+grep -q '"errors"' "$work/update.json" && fail "update reported problems: $(cat "$work/update.json")"
+
 kill -INT -- "-$run_pid"
 for _ in $(seq 1 60); do kill -0 "$run_pid" 2>/dev/null || break; sleep 0.5; done
 kill -0 "$run_pid" 2>/dev/null && fail "run.sh did not stop on SIGINT"
 [ -f "$work/data/postgres/postmaster.pid" ] && fail "PostgreSQL was left running"
-echo "smoke-run: run command serves /healthz and prints a working demo key: ok"
+echo "smoke-run: run command serves /healthz, prints a working demo key, and accepts a token and an update: ok"
