@@ -22,6 +22,10 @@ public enum Subprocess {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The repository's root folder (tests run scripts and read files from it).

@@ -1,0 +1,48 @@
+import COpenSSL
+
+/// A P-256 public key (PEM), to check ES256 signatures: what APNs does with the key Apple keeps, and
+/// what the APNs simulator does with the keys it is given.
+public final class P256PublicKey: @unchecked Sendable {
+    private let key: OpaquePointer
+
+    public init(pem: String) throws(APNsKeyError) {
+        key = try OpenSSLKey.read(pem: pem, isPrivate: false)
+    }
+
+    deinit {
+        EVP_PKEY_free(key)
+    }
+
+    /// True when `signature` (64-byte r‖s) is a valid ES256 signature of `message`.
+    public func verify(signature: [UInt8], of message: [UInt8]) -> Bool {
+        guard signature.count == 64, let der = Self.derSignature(fromRaw: signature) else { return false }
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        let verified = message.withUnsafeBufferPointer { input in
+            der.withUnsafeBufferPointer { sig in
+                EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1
+                    && EVP_DigestVerify(context, sig.baseAddress, sig.count, input.baseAddress, input.count) == 1
+            }
+        }
+        ERR_clear_error()
+        return verified
+    }
+
+    static func derSignature(fromRaw raw: [UInt8]) -> [UInt8]? {
+        guard let signature = ECDSA_SIG_new() else { return nil }
+        defer { ECDSA_SIG_free(signature) }
+        let r = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, 32, nil) }
+        let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
+        // set0 takes ownership of r and s on success; on failure they are still ours.
+        guard let r, let s, ECDSA_SIG_set0(signature, r, s) == 1 else {
+            BN_free(r)
+            BN_free(s)
+            return nil
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        let length = i2d_ECDSA_SIG(signature, &output)
+        guard length > 0, let output else { return nil }
+        defer { CRYPTO_free(output, "P256PublicKey.swift", 0) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+    }
+}

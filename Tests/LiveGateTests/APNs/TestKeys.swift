@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+
+/// Keys made with the openssl command for a test, in a folder removed afterwards.
+struct TestKeyPair {
+    let privatePEM: String
+    let publicPEM: String
+    let folder: URL
+
+    /// `algorithm` is passed to `openssl genpkey`, e.g. `-algorithm EC -pkeyopt ec_paramgen_curve:P-256`.
+    static func make(_ algorithm: String = "-algorithm EC -pkeyopt ec_paramgen_curve:P-256") async throws -> TestKeyPair {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let made = try await Subprocess.bash(
+            "openssl genpkey \(algorithm) -out '\(folder.path)/key.p8' && openssl pkey -in '\(folder.path)/key.p8' -pubout -out '\(folder.path)/pub.pem'")
+        guard made.status == 0 else { throw Subprocess.Failure(description: "openssl genpkey failed: \(made.stderr)") }
+        return TestKeyPair(
+            privatePEM: try String(contentsOf: folder.appendingPathComponent("key.p8"), encoding: .utf8),
+            publicPEM: try String(contentsOf: folder.appendingPathComponent("pub.pem"), encoding: .utf8),
+            folder: folder)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+enum TestBase64URL {
+    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).map { [UInt8]($0) }
+    }
+}
