@@ -74,6 +74,8 @@ let package = Package(
                 "LiveGateSchema",
                 "APNsCore",
                 "COpenSSL",
+                "CCurl",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -6,7 +6,8 @@ set -euo pipefail
 purpose="${1:-run}"
 packages=(pkg-config libpq-dev libcurl4-openssl-dev libssl-dev postgresql openssl)
 if [ "$purpose" = "test" ]; then
-    packages+=(docker-compose)
+    # nghttp2-server: nghttpd, the HTTP/2 peer of the APNs transport tests; nghttp2-client: h2load, for bench/.
+    packages+=(docker-compose nghttp2-server nghttp2-client)
 fi
 
 missing=()

@@ -1,0 +1,141 @@
+import CCurl
+import Foundation
+import NIOConcurrencyHelpers
+
+/// An HTTP/2 client on a libcurl multi handle: long-lived connections, many concurrent streams on each
+/// (`CURLPIPE_MULTIPLEX`, `CURLOPT_PIPEWAIT`), another connection only when streams run out.
+///
+/// libcurl blocks in `curl_multi_poll`, so the handle lives on a thread of its own: callers hand
+/// requests over through a locked queue and `curl_multi_wakeup`, and are resumed from that thread.
+/// The thread owns the multi handle and every easy handle, reuses easy handles between requests, and
+/// frees each exactly once when it stops.
+public final class CurlHTTP2Client: Sendable {
+    private struct Inbox {
+        var queue: [CurlTransfer] = []
+        var isShutDown = false
+        var stopped: CheckedContinuation<Void, Never>?
+        var hasStopped = false
+    }
+
+    private static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    /// Easy handles kept for reuse beyond those in flight.
+    private static let idleHandleLimit = 256
+
+    public let configuration: HTTP2ClientConfiguration
+    private let multi: CurlMultiHandle
+    private let inbox = NIOLockedValueBox(Inbox())
+
+    public init(configuration: HTTP2ClientConfiguration = .init(), name: String = "livegate-http2") {
+        precondition(Self.globalInit, "curl_global_init failed")
+        self.configuration = configuration
+        self.multi = CurlMultiHandle(configuration: configuration)
+        let thread = Thread { [self] in self.runLoop() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Sends one request and waits for its answer (any HTTP status), or throws `HTTP2TransportError`.
+    public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
+        try await withCheckedThrowingContinuation { continuation in
+            let transfer = CurlTransfer(request: request, continuation: continuation)
+            let accepted = inbox.withLockedValue { inbox -> Bool in
+                guard !inbox.isShutDown else { return false }
+                inbox.queue.append(transfer)
+                return true
+            }
+            if accepted {
+                curl_multi_wakeup(multi.handle)
+            } else {
+                continuation.resume(throwing: HTTP2TransportError(.shutDown, "the HTTP/2 client is shut down"))
+            }
+        }
+    }
+
+    /// Fails requests still waiting or in flight, closes the connections and ends the thread.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let alreadyStopped = inbox.withLockedValue { inbox -> Bool in
+                inbox.isShutDown = true
+                if inbox.hasStopped { return true }
+                inbox.stopped = continuation
+                return false
+            }
+            if alreadyStopped { continuation.resume() } else { curl_multi_wakeup(multi.handle) }
+        }
+    }
+
+    // MARK: - The client's thread
+
+    private func runLoop() {
+        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        var idle: [UnsafeMutableRawPointer] = []
+        while true {
+            let (incoming, stopping) = inbox.withLockedValue { inbox in
+                defer { inbox.queue = [] }
+                return (inbox.queue, inbox.isShutDown)
+            }
+            if stopping {
+                let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client shut down before an answer came")
+                for transfer in incoming { transfer.continuation.resume(throwing: shutDown) }
+                for (easy, transfer) in active {
+                    curl_multi_remove_handle(multi.handle, easy)
+                    curl_easy_cleanup(easy)
+                    transfer.continuation.resume(throwing: shutDown)
+                }
+                break
+            }
+            for transfer in incoming {
+                let easy = idle.popLast() ?? curl_easy_init()
+                guard let easy else {
+                    transfer.continuation.resume(throwing: HTTP2TransportError(.invalidRequest, "curl_easy_init failed"))
+                    continue
+                }
+                if let problem = CurlRequestSetup.apply(transfer, to: easy, configuration: configuration) {
+                    idle.append(easy)
+                    transfer.continuation.resume(throwing: problem)
+                    continue
+                }
+                active[easy] = transfer
+                curl_multi_add_handle(multi.handle, easy)
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi.handle, &running)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi.handle, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let transfer = active.removeValue(forKey: easy)
+                else { continue }
+                let result = message.pointee.data.result
+                curl_multi_remove_handle(multi.handle, easy)
+                transfer.continuation.resume(with: CurlRequestSetup.outcome(of: transfer, easy: easy, result: result))
+                curl_easy_reset(easy)
+                if idle.count < Self.idleHandleLimit { idle.append(easy) } else { curl_easy_cleanup(easy) }
+            }
+            curl_multi_poll(multi.handle, nil, 0, 1000, nil)
+        }
+        for easy in idle { curl_easy_cleanup(easy) }
+        let waiter = inbox.withLockedValue { inbox -> CheckedContinuation<Void, Never>? in
+            inbox.hasStopped = true
+            defer { inbox.stopped = nil }
+            return inbox.stopped
+        }
+        waiter?.resume()
+    }
+}
+
+/// The multi handle, freed once when the client goes (after its thread has stopped using it).
+final class CurlMultiHandle: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+
+    init(configuration: HTTP2ClientConfiguration) {
+        guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed") }
+        handle = multi
+        lg_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        lg_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
+        lg_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, configuration.maximumStreamsPerConnection)
+    }
+
+    deinit {
+        curl_multi_cleanup(handle)
+    }
+}

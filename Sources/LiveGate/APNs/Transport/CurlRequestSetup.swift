@@ -1,0 +1,76 @@
+import CCurl
+
+/// Puts a request on an easy handle, and reads the outcome back.
+enum CurlRequestSetup {
+    /// Nil when every option took; else why the request cannot be sent.
+    static func apply(
+        _ transfer: CurlTransfer, to easy: UnsafeMutableRawPointer, configuration: HTTP2ClientConfiguration
+    ) -> HTTP2TransportError? {
+        let request = transfer.request
+        let cleartext = request.url.lowercased().hasPrefix("http://")
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in request.headers {
+            list = curl_slist_append(list, "\(name): \(value)")
+        }
+        transfer.headerList = list
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        var codes: [CURLcode] = [
+            lg_curl_easy_setopt_string(easy, CURLOPT_URL, request.url),
+            lg_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
+            // http:// is HTTP/2 without TLS (prior knowledge); https:// negotiates h2 by ALPN and verifies.
+            lg_curl_easy_setopt_long(
+                easy, CURLOPT_HTTP_VERSION,
+                cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS),
+            // Wait for a connection that can multiplex rather than open another one per request.
+            lg_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
+            lg_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeoutMilliseconds),
+            lg_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, configuration.responseTimeoutMilliseconds),
+            lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method),
+            lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list),
+            lg_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback),
+            lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
+            lg_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
+            lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
+        ]
+        if !request.body.isEmpty || request.method == "POST" {
+            // Size first: COPYPOSTFIELDS then copies exactly that many bytes, NULs and all.
+            codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, request.body.count))
+            codes.append(request.body.withUnsafeBytes {
+                lg_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            })
+        }
+        if let caFile = configuration.trustedCAFile {
+            codes.append(lg_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile))
+        }
+        guard let failed = codes.first(where: { $0 != CURLE_OK }) else { return nil }
+        return HTTP2TransportError(.invalidRequest, String(cString: curl_easy_strerror(failed)))
+    }
+
+    static func outcome(
+        of transfer: CurlTransfer, easy: UnsafeMutableRawPointer, result: CURLcode
+    ) -> Result<HTTP2Response, any Error> {
+        guard result == CURLE_OK else {
+            return .failure(HTTP2TransportError(code(for: result), String(cString: curl_easy_strerror(result))))
+        }
+        var status = 0
+        var connects = 0
+        lg_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        lg_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        return .success(
+            HTTP2Response(
+                status: status, headers: transfer.responseHeaders, body: transfer.responseBody,
+                reusedConnection: connects == 0))
+    }
+
+    static func code(for result: CURLcode) -> HTTP2TransportError.Code {
+        switch result {
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: .connectFailed
+        case CURLE_OPERATION_TIMEDOUT: .timedOut
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+            CURLE_SSL_CACERT_BADFILE:
+            .tlsFailed
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: .invalidRequest
+        default: .connectionLost
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import CCurl
+
+/// One request in flight on a libcurl easy handle: what it collects and whom to tell.
+///
+/// `@unchecked Sendable`: the caller builds it and passes it through the client's locked inbox; from
+/// then on only the client's thread touches it.
+final class CurlTransfer: @unchecked Sendable {
+    let request: HTTP2Request
+    let continuation: CheckedContinuation<HTTP2Response, any Error>
+    var responseHeaders: [String: String] = [:]
+    var responseBody: [UInt8] = []
+    /// The header list given to curl; freed once, when the transfer completes.
+    var headerList: UnsafeMutablePointer<curl_slist>?
+
+    init(request: HTTP2Request, continuation: CheckedContinuation<HTTP2Response, any Error>) {
+        self.request = request
+        self.continuation = continuation
+    }
+
+    deinit {
+        curl_slist_free_all(headerList)
+    }
+
+    /// One raw header line (`name: value\r\n`); the status line and the blank line are skipped.
+    func receiveHeaderLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+        var value = bytes[(colon + 1)...]
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x0D || last == 0x0A || last == 0x20 { value = value.dropLast() }
+        responseHeaders[name] = String(decoding: value, as: UTF8.self)
+    }
+}
+
+/// libcurl's write and header callbacks: `userdata` is the transfer, unretained (the client holds it).
+let curlBodyCallback: lg_curl_data_callback = { data, size, count, userdata in
+    let length = size * count
+    guard let data, let userdata else { return length }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        transfer.responseBody.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+    }
+    return length
+}
+
+let curlHeaderCallback: lg_curl_data_callback = { data, size, count, userdata in
+    let length = size * count
+    guard let data, let userdata else { return length }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        transfer.receiveHeaderLine(UnsafeBufferPointer(start: $0, count: length))
+    }
+    return length
+}
