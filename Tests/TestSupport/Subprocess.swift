@@ -37,7 +37,10 @@ public enum Subprocess {
     ) async throws -> Output {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
+        // Close-on-exec (pipe2 is not visible from Swift here): a child spawned meanwhile by another test must not inherit these pipes and keep
+        // them open (this read would then never see EOF). The dup2'd copies in our child are not affected.
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Failure(description: "pipe() failed") }
+        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -54,7 +57,7 @@ public enum Subprocess {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let spawned = SpawnAttributes.withClean { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
         close(outPipe[1])
         close(errPipe[1])
         guard spawned == 0 else {

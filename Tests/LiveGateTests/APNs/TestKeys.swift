@@ -32,3 +32,28 @@ enum TestBase64URL {
         return Data(base64Encoded: base64).map { [UInt8]($0) }
     }
 }
+
+extension TestKeyPair {
+    /// A self-signed P-256 certificate for 127.0.0.1, for a TLS test server.
+    struct Certificate {
+        let keyFile: String
+        let certificateFile: String
+        let folder: URL
+
+        static func make() async throws -> Certificate {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-tls-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let made = try await Subprocess.bash(
+                "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1 "
+                    + "-addext subjectAltName=IP:127.0.0.1 -keyout '\(folder.path)/key.pem' -out '\(folder.path)/cert.pem'")
+            guard made.status == 0 else { throw Subprocess.Failure(description: "openssl req failed: \(made.stderr)") }
+            return Certificate(
+                keyFile: folder.appendingPathComponent("key.pem").path,
+                certificateFile: folder.appendingPathComponent("cert.pem").path, folder: folder)
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+}

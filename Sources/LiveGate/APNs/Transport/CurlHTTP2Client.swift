@@ -5,6 +5,10 @@ import NIOConcurrencyHelpers
 /// An HTTP/2 client on a libcurl multi handle: long-lived connections, many concurrent streams on each
 /// (`CURLPIPE_MULTIPLEX`, `CURLOPT_PIPEWAIT`), another connection only when streams run out.
 ///
+/// That holds for `https://` (h2 by ALPN), which is what APNs speaks. For `http://` (h2c with prior
+/// knowledge, local simulators only) libcurl 7.88 cannot send a second request on a connection it
+/// reuses ("Error in the HTTP2 framing layer"), so those requests each get a connection of their own.
+///
 /// libcurl blocks in `curl_multi_poll`, so the handle lives on a thread of its own: callers hand
 /// requests over through a locked queue and `curl_multi_wakeup`, and are resumed from that thread.
 /// The thread owns the multi handle and every easy handle, reuses easy handles between requests, and

@@ -39,6 +39,11 @@ enum CurlRequestSetup {
                 lg_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
             })
         }
+        if cleartext {
+            // libcurl 7.88 fails the second request on a reused h2c connection: never reuse one.
+            codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
+            codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1))
+        }
         if let caFile = configuration.trustedCAFile {
             codes.append(lg_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile))
         }

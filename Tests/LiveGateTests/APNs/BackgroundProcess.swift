@@ -1,0 +1,62 @@
+import Foundation
+import TestSupport
+
+/// A server a test starts and stops (posix_spawn, SIGTERM, waitpid): a binary that does not fork.
+final class BackgroundProcess: @unchecked Sendable {
+    private let pid: pid_t
+    private var stopped = false
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = SpawnAttributes.withClean { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
+        guard spawned == 0 else {
+            throw Subprocess.Failure(description: "posix_spawn \(executable) failed: \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+    }
+
+    deinit {
+        stop()
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    }
+
+    /// The full path of a command on PATH (Debian puts nghttpd in /usr/sbin).
+    static func locate(_ command: String) async throws -> String {
+        let found = try await Subprocess.bash("PATH=$PATH:/usr/sbin:/sbin command -v \(command)")
+        let path = found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard found.status == 0, !path.isEmpty else {
+            throw Subprocess.Failure(description: "\(command) is not installed (scripts/install-deps.sh test installs it)")
+        }
+        return path
+    }
+
+    /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
+    static func waitForPort(_ port: Int, timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let probe = try await Subprocess.bash("exec 3<>/dev/tcp/127.0.0.1/\(port)")
+            if probe.status == 0 { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Subprocess.Failure(description: "nothing listens on port \(port)")
+    }
+}

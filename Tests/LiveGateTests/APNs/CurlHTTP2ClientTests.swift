@@ -1,0 +1,143 @@
+import Foundation
+import LiveGate
+import Testing
+import TestSupport
+
+/// The libcurl HTTP/2 client against nghttpd, a real HTTP/2 server (nghttp2's), over h2c and TLS.
+@Suite("HTTP/2 client on libcurl multi")
+struct CurlHTTP2ClientTests {
+    /// nghttpd answering every upload with the same bytes, for the length of `body`.
+    static func withEchoServer<Result>(
+        tls: TestKeyPair.Certificate? = nil, _ body: (_ port: Int) async throws -> Result
+    ) async throws -> Result {
+        let port = LiveGateBinary.freePort()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-h2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var arguments = ["--echo-upload", "-d", folder.path, String(port)]
+        if let tls { arguments += [tls.keyFile, tls.certificateFile] } else { arguments.insert("--no-tls", at: 0) }
+        let server = try BackgroundProcess(try await BackgroundProcess.locate("nghttpd"), arguments)
+        defer { server.stop() }
+        try await BackgroundProcess.waitForPort(port)
+        return try await body(port)
+    }
+
+    static func push(_ port: Int, scheme: String = "http", index: Int) -> HTTP2Request {
+        HTTP2Request(
+            url: "\(scheme)://127.0.0.1:\(port)/3/device/\(String(format: "%064x", index))",
+            headers: [("apns-push-type", "liveactivity"), ("apns-priority", "10"), ("content-type", "application/json")],
+            body: Array(#"{"aps":{"timestamp":1685952000,"event":"update","content-state":{"n":\#(index)}}}"#.utf8))
+    }
+
+    /// Over TLS (as APNs speaks), 300 concurrent pushes multiplex: nghttpd allows 100 streams per
+    /// connection, so libcurl needs a few connections, not 300, and later pushes reuse them.
+    @Test func concurrentRequestsMultiplexOverLongLivedTLSConnections() async throws {
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer { certificate.remove() }
+        try await Self.withEchoServer(tls: certificate) { port in
+            let client = CurlHTTP2Client(configuration: .init(trustedCAFile: certificate.certificateFile))
+            let responses = try await withThrowingTaskGroup(of: (Int, HTTP2Response).self) { group in
+                for index in 0..<300 {
+                    group.addTask { (index, try await client.send(Self.push(port, scheme: "https", index: index))) }
+                }
+                return try await group.reduce(into: [(Int, HTTP2Response)]()) { $0.append($1) }
+            }
+            #expect(responses.count == 300)
+            for (index, response) in responses {
+                #expect(response.status == 200)
+                #expect(response.headers["nghttpd-response"] == "echo")
+                #expect(response.body == Self.push(port, index: index).body, "each stream gets its own answer")
+            }
+            let opened = responses.filter { !$0.1.reusedConnection }.count
+            #expect(opened >= 1 && opened <= client.configuration.maximumConnectionsPerHost, "\(opened) connections")
+            for index in 0..<5 {
+                #expect(try await client.send(Self.push(port, scheme: "https", index: index)).reusedConnection)
+            }
+            await client.shutdown()
+        }
+    }
+
+    /// h2c (local simulators): every request gets its own connection, because libcurl 7.88 cannot reuse
+    /// one with prior knowledge; what matters is that each request is answered.
+    @Test func cleartextRequestsEachSucceed() async throws {
+        try await Self.withEchoServer { port in
+            let client = CurlHTTP2Client()
+            for index in 0..<5 {
+                let response = try await client.send(Self.push(port, index: index))
+                #expect(response.status == 200)
+                #expect(response.body == Self.push(port, index: index).body)
+            }
+            let concurrent = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<20 { group.addTask { try await client.send(Self.push(port, index: index)).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(concurrent == Array(repeating: 200, count: 20))
+            await client.shutdown()
+        }
+    }
+
+    @Test func nothingListeningIsAConnectFailure() async throws {
+        let client = CurlHTTP2Client()
+        do {
+            _ = try await client.send(Self.push(LiveGateBinary.freePort(), index: 0))
+            Issue.record("a request to a closed port succeeded")
+        } catch let error as HTTP2TransportError {
+            #expect(error.code == .connectFailed)
+        }
+        await client.shutdown()
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        let port = LiveGateBinary.freePort()
+        // Accepts connections and never says a word.
+        let silent = try BackgroundProcess(
+            "/usr/bin/python3",
+            ["-c", "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',\(port)))\ns.listen()\nc=[]\nwhile True: c.append(s.accept())"])
+        defer { silent.stop() }
+        try await BackgroundProcess.waitForPort(port)
+        let client = CurlHTTP2Client(configuration: .init(responseTimeoutMilliseconds: 300))
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.send(Self.push(port, index: 0))
+            Issue.record("a silent server answered")
+        } catch let error as HTTP2TransportError {
+            #expect(error.code == .timedOut)
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        await client.shutdown()
+    }
+
+    @Test func tlsIsVerifiedAgainstTheTrustedAuthorities() async throws {
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer { certificate.remove() }
+        try await Self.withEchoServer(tls: certificate) { port in
+            // The system's authorities do not know this self-signed certificate: refused.
+            let strict = CurlHTTP2Client()
+            do {
+                _ = try await strict.send(Self.push(port, scheme: "https", index: 0))
+                Issue.record("an unverifiable certificate was accepted")
+            } catch let error as HTTP2TransportError {
+                #expect(error.code == .tlsFailed)
+            }
+            await strict.shutdown()
+            // Trusting it explicitly: HTTP/2 over TLS works.
+            let trusting = CurlHTTP2Client(configuration: .init(trustedCAFile: certificate.certificateFile))
+            let response = try await trusting.send(Self.push(port, scheme: "https", index: 7))
+            #expect(response.status == 200)
+            #expect(response.body == Self.push(port, index: 7).body)
+            await trusting.shutdown()
+        }
+    }
+
+    @Test func afterShutdownRequestsAreRefused() async throws {
+        let client = CurlHTTP2Client()
+        await client.shutdown()
+        await client.shutdown()  // twice is fine
+        do {
+            _ = try await client.send(Self.push(1, index: 0))
+            Issue.record("a shut-down client sent a request")
+        } catch let error as HTTP2TransportError {
+            #expect(error.code == .shutDown)
+        }
+    }
+}
