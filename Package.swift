@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
@@ -84,6 +86,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // An HTTP/2 server that behaves like APNs, for development, tests and benchmarks.
+        .target(
+            name: "APNsSimulator",
+            dependencies: [
+                "APNsCore",
+                "LiveGate",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         .executableTarget(
             name: "LiveGateCLI",
             dependencies: [
@@ -118,6 +136,7 @@ let package = Package(
             dependencies: [
                 "LiveGate",
                 "APNsCore",
+                "APNsSimulator",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

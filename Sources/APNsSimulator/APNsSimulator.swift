@@ -1,0 +1,141 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// An HTTP/2 server that behaves like APNs for Live Activity pushes: it checks them as APNs does
+/// (`PushCheck`), answers with APNs's statuses and `{"reason"}` bodies, advertises a stream limit like
+/// APNs, records what it accepted, and lets a test make chosen tokens fail or answer slowly.
+public final class APNsSimulator: Sendable {
+    private struct State {
+        var received: [SimulatedPush] = []
+        var behaviors: [String: SimulatedBehavior] = [:]
+        var rejections: [String: Int] = [:]
+    }
+
+    public let configuration: SimulatorConfiguration
+    private let state = NIOLockedValueBox(State())
+    private let group: MultiThreadedEventLoopGroup
+    private let channel = NIOLockedValueBox<(any Channel)?>(nil)
+    /// The simulator's clock; tests move it to make tokens look old.
+    private let clock: @Sendable () -> Date
+
+    public init(configuration: SimulatorConfiguration, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.configuration = configuration
+        self.clock = clock
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    }
+
+    /// Starts listening; returns the port (useful with port 0).
+    public func start() async throws -> Int {
+        let sslContext = try configuration.tls.map { tls in
+            var settings = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateFile).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKeyFile, format: .pem)))
+            settings.applicationProtocols = ["h2"]
+            return try NIOSSLContext(configuration: settings)
+        }
+        let maximumStreams = configuration.maximumConcurrentStreams
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
+                    var connection = NIOHTTP2Handler.ConnectionConfiguration()
+                    connection.initialSettings = [
+                        HTTP2Setting(parameter: .maxConcurrentStreams, value: maximumStreams),
+                        HTTP2Setting(parameter: .maxHeaderListSize, value: 1 << 16),
+                    ]
+                    _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+                        mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
+                    ) { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandlers([
+                                HTTP2FramePayloadToHTTP1ServerCodec(), SimulatorStreamHandler(simulator: self),
+                            ])
+                        }
+                    }
+                }
+            }
+        let bound = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        channel.withLockedValue { $0 = bound }
+        return bound.localAddress?.port ?? configuration.port
+    }
+
+    public func stop() async {
+        let bound = channel.withLockedValue { channel in
+            defer { channel = nil }
+            return channel
+        }
+        try? await bound?.close()
+        try? await group.shutdownGracefully()
+    }
+
+    /// Every push answered 200, in arrival order.
+    public var received: [SimulatedPush] { state.withLockedValue { $0.received } }
+
+    /// How many pushes were refused, by reason.
+    public var rejections: [String: Int] { state.withLockedValue { $0.rejections } }
+
+    public func setBehavior(_ behavior: SimulatedBehavior?, for deviceToken: String) {
+        state.withLockedValue { $0.behaviors[deviceToken.lowercased()] = behavior }
+    }
+
+    // MARK: - Answering
+
+    struct Answer {
+        var status: Int
+        var body: [UInt8]
+        var apnsID: String
+        var delay: TimeAmount?
+    }
+
+    func answer(method: String, path: String, headers: [String: String], body: [UInt8]) -> Answer {
+        let apnsID = headers["apns-id"] ?? UUID().uuidString.lowercased()
+        let now = clock()
+        switch PushCheck.check(
+            method: method, path: path, headers: headers, body: body, keys: configuration.providerKeys, now: now)
+        {
+        case .rejected(let status, let reason):
+            return reject(status: status, reason: reason, apnsID: apnsID)
+        case .accepted(let token):
+            return state.withLockedValue { state -> Answer in
+                var delay: TimeAmount?
+                switch state.behaviors[token] {
+                case .unregistered?:
+                    state.rejections["Unregistered", default: 0] += 1
+                    let millis = Int64(now.timeIntervalSince1970 * 1000)
+                    return Answer(
+                        status: 410, body: Array(#"{"reason":"Unregistered","timestamp":\#(millis)}"#.utf8), apnsID: apnsID)
+                case .fail(let status, let reason)?:
+                    state.rejections[reason, default: 0] += 1
+                    return Answer(status: status, body: Self.reasonBody(reason), apnsID: apnsID)
+                case .failFirst(let times, let status, let reason)? where times > 0:
+                    state.behaviors[token] = times > 1 ? .failFirst(times: times - 1, status: status, reason: reason) : nil
+                    state.rejections[reason, default: 0] += 1
+                    return Answer(status: status, body: Self.reasonBody(reason), apnsID: apnsID)
+                case .delay(let milliseconds)?:
+                    delay = .milliseconds(Int64(milliseconds))
+                default:
+                    break
+                }
+                state.received.append(SimulatedPush(deviceToken: token, headers: headers, payload: body, receivedAt: now))
+                return Answer(status: 200, body: [], apnsID: apnsID, delay: delay)
+            }
+        }
+    }
+
+    private func reject(status: Int, reason: String, apnsID: String) -> Answer {
+        state.withLockedValue { $0.rejections[reason, default: 0] += 1 }
+        return Answer(status: status, body: Self.reasonBody(reason), apnsID: apnsID)
+    }
+
+    static func reasonBody(_ reason: String) -> [UInt8] {
+        Array(#"{"reason":"\#(reason)"}"#.utf8)
+    }
+}

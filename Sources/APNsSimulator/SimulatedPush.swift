@@ -1,0 +1,22 @@
+import Foundation
+
+/// A push the simulator accepted (answered 200), as it arrived.
+public struct SimulatedPush: Sendable {
+    public let deviceToken: String
+    /// Lower-case names.
+    public let headers: [String: String]
+    public let payload: [UInt8]
+    public let receivedAt: Date
+}
+
+/// How the simulator answers pushes to one device token, beyond checking them.
+public enum SimulatedBehavior: Sendable, Equatable {
+    /// 410 `Unregistered`, with the time the token became invalid.
+    case unregistered
+    /// This status and reason, every time.
+    case fail(status: Int, reason: String)
+    /// This status and reason for the next `times` pushes, then normal answers.
+    case failFirst(times: Int, status: Int, reason: String)
+    /// Answer normally, but only after this long.
+    case delay(milliseconds: Int)
+}

@@ -1,0 +1,54 @@
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP/2 stream: collects the request, asks the simulator for the answer, writes it.
+final class SimulatorStreamHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let simulator: APNsSimulator
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+
+    init(simulator: APNsSimulator) {
+        self.simulator = simulator
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(var buffer):
+            body += buffer.readBytes(length: buffer.readableBytes) ?? []
+        case .end:
+            guard let head else { return }
+            var headers: [String: String] = [:]
+            for (name, value) in head.headers { headers[name.lowercased()] = value }
+            let answer = simulator.answer(method: head.method.rawValue, path: head.uri, headers: headers, body: body)
+            if let delay = answer.delay {
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: delay) {
+                    let (handler, context) = loopBound.value
+                    handler.write(answer, context: context)
+                }
+            } else {
+                write(answer, context: context)
+            }
+        }
+    }
+
+    private func write(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders([("apns-id", answer.apnsID)])
+        if !answer.body.isEmpty {
+            headers.add(name: "content-type", value: "application/json")
+            headers.add(name: "content-length", value: String(answer.body.count))
+        }
+        let status = HTTPResponseStatus(statusCode: answer.status)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: status, headers: headers))), promise: nil)
+        if !answer.body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}

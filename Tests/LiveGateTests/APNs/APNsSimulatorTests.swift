@@ -1,0 +1,161 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import LiveGate
+import NIOConcurrencyHelpers
+import Testing
+import TestSupport
+
+@Suite("APNs simulator, driven by the gateway's sender")
+struct APNsSimulatorTests {
+    static let bundleID = "com.example.apple-samplecode.Emoji-Rangers"
+
+    /// A simulator over TLS that knows one provider key, an app whose pushes go to it, and a sender
+    /// that trusts its certificate.
+    static func withSimulator(
+        clock: @escaping @Sendable () -> Date = { Date() }, tokens: ProviderTokenCache = ProviderTokenCache(),
+        transport: HTTP2ClientConfiguration = .init(),
+        _ body: (_ simulator: APNsSimulator, _ app: App, _ sender: APNsSender, _ port: Int) async throws -> Void
+    ) async throws {
+        let keys = try await TestKeyPair.make()
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer {
+            keys.remove()
+            certificate.remove()
+        }
+        let simulator = APNsSimulator(
+            configuration: SimulatorConfiguration(
+                tls: (certificate.certificateFile, certificate.keyFile),
+                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
+            clock: clock)
+        let port = try await simulator.start()
+        var transport = transport
+        transport.trustedCAFile = certificate.certificateFile
+        let sender = APNsSender(tokens: tokens, transport: transport)
+        do {
+            try await TestDatabase.with { database in
+                let app = try await database.makeApp(
+                    in: try await database.makeWorkspace(), bundleID: Self.bundleID,
+                    endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!,
+                    credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
+                try await body(simulator, app, sender, port)
+            }
+        } catch {
+            await sender.shutdown()
+            await simulator.stop()
+            throw error
+        }
+        await sender.shutdown()
+        await simulator.stop()
+    }
+
+    static func push(_ token: String, payload: String = #"{"aps":{"timestamp":1685952000,"event":"update","content-state":{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}}}"#) -> LiveActivityPush {
+        LiveActivityPush(
+            deviceToken: PushToken(hex: token)!, payload: Array(payload.utf8), priority: .conservesPower,
+            expiresAt: Date(timeIntervalSince1970: 1_685_995_200), apnsID: UUID(uuidString: "123E4567-E89B-12D3-A456-426614174000")!)
+    }
+
+    @Test func theSimulatorReceivesExactlyTheHeadersAndPayload() async throws {
+        try await Self.withSimulator { simulator, app, sender, _ in
+            let token = String(repeating: "a1", count: 32)
+            #expect(await sender.send(Self.push(token), app: app) == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            let received = simulator.received
+            #expect(received.count == 1)
+            let push = try #require(received.first)
+            #expect(push.deviceToken == token)
+            #expect(push.payload == Self.push(token).payload)
+            #expect(push.headers["apns-push-type"] == "liveactivity")
+            #expect(push.headers["apns-topic"] == "\(Self.bundleID).push-type.liveactivity")
+            #expect(push.headers["apns-priority"] == "5")
+            #expect(push.headers["apns-expiration"] == "1685995200")
+            #expect(push.headers["apns-id"] == "123e4567-e89b-12d3-a456-426614174000")
+            #expect(push.headers["authorization"]?.hasPrefix("bearer ey") == true)
+        }
+    }
+
+    @Test func chosenTokensAnswerLikeAPNs() async throws {
+        try await Self.withSimulator { simulator, app, sender, _ in
+            let gone = String(repeating: "b2", count: 32)
+            let flaky = String(repeating: "c3", count: 32)
+            let throttled = String(repeating: "d4", count: 32)
+            simulator.setBehavior(.unregistered, for: gone)
+            simulator.setBehavior(.failFirst(times: 1, status: 500, reason: "InternalServerError"), for: flaky)
+            simulator.setBehavior(.fail(status: 429, reason: "TooManyRequests"), for: throttled)
+
+            guard case .answered(.removeToken(410, .unregistered, let timestamp?)) = await sender.send(Self.push(gone), app: app) else {
+                Issue.record("410 Unregistered with a timestamp expected")
+                return
+            }
+            #expect(abs(Double(timestamp) / 1000 - Date().timeIntervalSince1970) < 60)
+            #expect(await sender.send(Self.push(flaky), app: app) == .answered(.retryLater(status: 500, reason: .internalServerError)))
+            #expect(await sender.send(Self.push(flaky), app: app) != .answered(.retryLater(status: 500, reason: .internalServerError)))
+            #expect(await sender.send(Self.push(throttled), app: app) == .answered(.retryLater(status: 429, reason: .tooManyRequests)))
+            // 500 then 200: delivered once, after the retry.
+            #expect(simulator.received.map(\.deviceToken) == [flaky])
+        }
+    }
+
+    @Test func badPushesGetAPNsReasons() async throws {
+        try await Self.withSimulator { simulator, app, sender, _ in
+            let token = String(repeating: "e5", count: 32)
+            let tooBig = #"{"aps":{"timestamp":1,"event":"update","content-state":{"s":"\#(String(repeating: "x", count: 4100))"}}}"#
+            #expect(await sender.send(Self.push(token, payload: tooBig), app: app) == .answered(.rejected(status: 413, reason: .payloadTooLarge)))
+            #expect(
+                await sender.send(Self.push(token, payload: #"{"aps":{"event":"update"}}"#), app: app)
+                    == .answered(.rejected(status: 400, reason: APNsReason(rawValue: "BadLiveActivityPayload"))))
+            #expect(simulator.received.isEmpty)
+        }
+    }
+
+    /// A provider token APNs calls expired is renewed once and the push goes through.
+    @Test func anExpiredProviderTokenIsRenewed() async throws {
+        let clock = NIOLockedValueBox(Date().addingTimeInterval(-61 * 60))
+        let tokens = ProviderTokenCache(now: { clock.withLockedValue { $0 } })
+        try await Self.withSimulator(tokens: tokens) { simulator, app, sender, _ in
+            // A token made 61 minutes ago, which the cache (its clock 49 minutes later) still reuses.
+            _ = try tokens.token(for: try #require(app.credentials))
+            clock.withLockedValue { $0 = $0.addingTimeInterval(49 * 60) }
+            let token = String(repeating: "f6", count: 32)
+            #expect(await sender.send(Self.push(token), app: app) == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            #expect(simulator.rejections["ExpiredProviderToken"] == 1)
+            #expect(simulator.received.count == 1)
+        }
+    }
+
+    @Test func aTokenSignedWithAnotherKeyIsRejectedAfterOneRenewal() async throws {
+        let stranger = try await TestKeyPair.make()
+        defer { stranger.remove() }
+        try await Self.withSimulator { simulator, app, sender, _ in
+            let impostor = try await TestDatabase.with { database in
+                try await database.makeApp(
+                    in: try await database.makeWorkspace(), endpoint: app.endpoint,
+                    credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: stranger.privatePEM))
+            }
+            let token = String(repeating: "07", count: 32)
+            #expect(await sender.send(Self.push(token), app: impostor) == .answered(.providerTokenRejected(reason: .invalidProviderToken)))
+            #expect(simulator.rejections["InvalidProviderToken"] == 2, "the first token and its one renewal")
+            #expect(simulator.received.isEmpty)
+        }
+    }
+
+    @Test func aSlowAnswerTimesOut() async throws {
+        try await Self.withSimulator(transport: .init(responseTimeoutMilliseconds: 200)) { simulator, app, sender, _ in
+            let token = String(repeating: "08", count: 32)
+            simulator.setBehavior(.delay(milliseconds: 1_000), for: token)
+            guard case .transportFailed(let error) = await sender.send(Self.push(token), app: app) else {
+                Issue.record("a slow answer did not time out")
+                return
+            }
+            #expect(error.code == .timedOut)
+        }
+    }
+
+    /// Like APNs, the simulator lets a client open 500 streams on one connection.
+    @Test func itAdvertisesFiveHundredStreams() async throws {
+        try await Self.withSimulator { _, _, _, port in
+            // nghttp (nghttp2-client) prints the SETTINGS frames both ways.
+            let frames = try await Subprocess.bash("nghttp -nv https://127.0.0.1:\(port)/3/device/00 2>&1")
+            #expect(frames.stdout.contains("[SETTINGS_MAX_CONCURRENT_STREAMS(0x03):500]"), "\(frames.stdout)")
+        }
+    }
+}
