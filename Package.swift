@@ -98,6 +98,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -106,6 +107,8 @@ let package = Package(
             name: "LiveGateCLI",
             dependencies: [
                 "LiveGate",
+                "APNsSimulator",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "PostgresClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

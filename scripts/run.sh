@@ -3,7 +3,8 @@
 # schema migrated, a demo workspace, app and API key (printed), and the gateway serving until Ctrl-C,
 # after which PostgreSQL is stopped again.
 #
-# Settings: LIVEGATE_PORT (8080), LIVEGATE_PG_PORT (54329), LIVEGATE_DATA_DIR (.data), and every
+# Settings: LIVEGATE_PORT (8080), LIVEGATE_PG_PORT (54329), LIVEGATE_DATA_DIR (.data),
+# LIVEGATE_APNS_SIM_PORT (2197, used when the demo app is first made), and every
 # variable `livegate serve` reads (see the README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,8 +22,14 @@ echo "building livegate (the first build takes a few minutes)..." >&2
 swift build --product livegate >&2
 bin="$(swift build --show-bin-path)/livegate"
 
+sim_port="${LIVEGATE_APNS_SIM_PORT:-2197}"
+sim_pid=""
+cleanup() {
+    if [ -n "$sim_pid" ]; then kill "$sim_pid" 2>/dev/null || true; wait "$sim_pid" 2>/dev/null || true; fi
+    pg_stop "$pg_data"
+}
 pg_start "$pg_data" "$pg_port"
-trap 'pg_stop "$pg_data"' EXIT
+trap cleanup EXIT
 if ! psql -h 127.0.0.1 -p "$pg_port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'livegate'" | grep -q 1; then
     psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
 fi
@@ -42,16 +49,20 @@ if [ ! -f "$demo_env" ]; then
     key_file="$data_dir/demo-apns-key.p8"
     openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$key_file" 2>/dev/null
     DEMO_WORKSPACE_ID=$("$bin" workspace create --name "Demo workspace" | tail -n 1)
-    # The demo app sends to the local APNs simulator's port.
+    # The demo app sends to the local APNs simulator started below.
     DEMO_APP_ID=$("$bin" app create --workspace "$DEMO_WORKSPACE_ID" --name "Demo app" \
         --bundle-id com.example.livegate.demo --team-id DEMOTEAM01 --key-id DEMOKEY001 \
-        --key-file "$key_file" --apns-endpoint http://127.0.0.1:2197 | tail -n 1)
+        --key-file "$key_file" --apns-endpoint "http://127.0.0.1:$sim_port" | tail -n 1)
     DEMO_API_KEY=$("$bin" key create --workspace "$DEMO_WORKSPACE_ID" --name "Demo key" \
         --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read | tail -n 1)
     umask 077
     printf 'DEMO_WORKSPACE_ID=%s\nDEMO_APP_ID=%s\nDEMO_API_KEY=%s\n' \
         "$DEMO_WORKSPACE_ID" "$DEMO_APP_ID" "$DEMO_API_KEY" >"$demo_env"
 fi
+
+# The APNs simulator, trusting the demo app's key, where the demo app's pushes go.
+"$bin" apns-sim --port "$sim_port" --provider-key "DEMOKEY001:DEMOTEAM01:$data_dir/demo-apns-key.p8" >&2 &
+sim_pid=$!
 
 cat <<BANNER
 
@@ -60,6 +71,7 @@ LiveGate is starting on http://127.0.0.1:$LIVEGATE_PORT  (Ctrl-C stops it and it
   app_id:    $DEMO_APP_ID
   API key:   $DEMO_API_KEY
   database:  $DATABASE_URL
+  APNs simulator: http://127.0.0.1:$sim_port (the demo app's endpoint)
 
 Try:  curl -H "Authorization: Bearer $DEMO_API_KEY" http://127.0.0.1:$LIVEGATE_PORT/api_keys/current
 

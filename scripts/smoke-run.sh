@@ -11,7 +11,8 @@ port=$(free_port)
 pg_port=$(free_port)
 log="$work/run.log"
 
-LIVEGATE_DATA_DIR="$work/data" LIVEGATE_PORT="$port" LIVEGATE_PG_PORT="$pg_port" \
+sim_port=$(free_port)
+LIVEGATE_DATA_DIR="$work/data" LIVEGATE_PORT="$port" LIVEGATE_PG_PORT="$pg_port" LIVEGATE_APNS_SIM_PORT="$sim_port" \
     setsid scripts/run.sh >"$log" 2>&1 &
 run_pid=$!
 
@@ -58,8 +59,14 @@ status=$(curl -s -o "$work/update.json" -w '%{http_code}' -H "Authorization: Bea
 grep -q '"dispatch_id"' "$work/update.json" || fail "update answered without a dispatch_id: $(cat "$work/update.json")"
 grep -q '"errors"' "$work/update.json" && fail "update reported problems: $(cat "$work/update.json")"
 
+# The APNs simulator answers like APNs: a push without a provider token is a 403.
+status=$(curl -s -o "$work/sim.json" -w '%{http_code}' --http2-prior-knowledge -X POST -d '{}' \
+    "http://127.0.0.1:$sim_port/3/device/aabbccdd")
+[ "$status" = 403 ] || fail "the APNs simulator answered $status: $(cat "$work/sim.json")"
+grep -q MissingProviderToken "$work/sim.json" || fail "the APNs simulator said $(cat "$work/sim.json")"
+
 kill -INT -- "-$run_pid"
 for _ in $(seq 1 60); do kill -0 "$run_pid" 2>/dev/null || break; sleep 0.5; done
 kill -0 "$run_pid" 2>/dev/null && fail "run.sh did not stop on SIGINT"
 [ -f "$work/data/postgres/postmaster.pid" ] && fail "PostgreSQL was left running"
-echo "smoke-run: run command serves /healthz, prints a working demo key, and accepts a token and an update: ok"
+echo "smoke-run: run command serves /healthz, prints a working demo key, and accepts a token and an update, with the APNs simulator up: ok"

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP2
@@ -21,10 +22,15 @@ public final class APNsSimulator: Sendable {
     private let channel = NIOLockedValueBox<(any Channel)?>(nil)
     /// The simulator's clock; tests move it to make tokens look old.
     private let clock: @Sendable () -> Date
+    private let logger: Logger
 
-    public init(configuration: SimulatorConfiguration, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        configuration: SimulatorConfiguration, clock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "livegate.apns-sim")
+    ) {
         self.configuration = configuration
         self.clock = clock
+        self.logger = logger
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
@@ -102,6 +108,7 @@ public final class APNsSimulator: Sendable {
             method: method, path: path, headers: headers, body: body, keys: configuration.providerKeys, now: now)
         {
         case .rejected(let status, let reason):
+            logger.info("push refused", metadata: ["status": "\(status)", "reason": "\(reason)", "path": "\(path.prefix(120))"])
             return reject(status: status, reason: reason, apnsID: apnsID)
         case .accepted(let token):
             return state.withLockedValue { state -> Answer in
@@ -125,6 +132,9 @@ public final class APNsSimulator: Sendable {
                     break
                 }
                 state.received.append(SimulatedPush(deviceToken: token, headers: headers, payload: body, receivedAt: now))
+                logger.info(
+                    "push accepted",
+                    metadata: ["token": "…\(token.suffix(8))", "apns_id": "\(apnsID)", "bytes": "\(body.count)"])
                 return Answer(status: 200, body: [], apnsID: apnsID, delay: delay)
             }
         }

@@ -9,6 +9,16 @@ public final class P256PublicKey: @unchecked Sendable {
         key = try OpenSSLKey.read(pem: pem, isPrivate: false)
     }
 
+    /// From a public key, or from the private key itself (its public half is inside), so a simulator can
+    /// be given the same `.p8` file as the app.
+    public init(publicOrPrivatePEM pem: String) throws(APNsKeyError) {
+        if let publicKey = try? OpenSSLKey.read(pem: pem, isPrivate: false) {
+            key = publicKey
+        } else {
+            key = try OpenSSLKey.read(pem: pem, isPrivate: true)
+        }
+    }
+
     deinit {
         EVP_PKEY_free(key)
     }

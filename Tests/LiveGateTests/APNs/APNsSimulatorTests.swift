@@ -159,3 +159,37 @@ struct APNsSimulatorTests {
         }
     }
 }
+
+@Suite("livegate apns-sim")
+struct APNsSimulatorCommandTests {
+    @Test func theCommandServesAndChecksProviderTokens() async throws {
+        let keys = try await TestKeyPair.make()
+        let other = try await TestKeyPair.make()
+        defer {
+            keys.remove()
+            other.remove()
+        }
+        let port = LiveGateBinary.freePort()
+        // Given the .p8 itself, as the README's run command does.
+        let simulator = try BackgroundProcess(
+            LiveGateBinary.path,
+            ["apns-sim", "--port", String(port), "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8"])
+        defer { simulator.stop() }
+        try await BackgroundProcess.waitForPort(port)
+        try await TestDatabase.with { database in
+            let workspace = try await database.makeWorkspace()
+            let endpoint = APNsEndpoint(rawValue: "http://127.0.0.1:\(port)")!
+            let app = try await database.makeApp(
+                in: workspace, endpoint: endpoint,
+                credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
+            let impostor = try await database.makeApp(
+                in: workspace, endpoint: endpoint,
+                credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: other.privatePEM))
+            let sender = APNsSender()
+            let push = APNsSimulatorTests.push(String(repeating: "9a", count: 32))
+            #expect(await sender.send(push, app: app) == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            #expect(await sender.send(push, app: impostor) == .answered(.providerTokenRejected(reason: .invalidProviderToken)))
+            await sender.shutdown()
+        }
+    }
+}
