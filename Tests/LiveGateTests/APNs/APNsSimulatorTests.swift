@@ -2,6 +2,7 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
+import Logging
 import NIOConcurrencyHelpers
 import Testing
 import TestSupport
@@ -27,7 +28,7 @@ struct APNsSimulatorTests {
             configuration: SimulatorConfiguration(
                 tls: (certificate.certificateFile, certificate.keyFile),
                 providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
-            clock: clock)
+            clock: clock, logger: .quiet)
         let port = try await simulator.start()
         var transport = transport
         transport.trustedCAFile = certificate.certificateFile
