@@ -1,0 +1,82 @@
+import APNsCore
+import Foundation
+import PostgresClient
+
+public struct PostgresDeliveryQueue: DeliveryQueue {
+    let pool: PostgresConnectionPool
+
+    public init(pool: PostgresConnectionPool) {
+        self.pool = pool
+    }
+
+    public func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch] {
+        // SKIP LOCKED: concurrent workers (in this process or another gateway) pass over each other's rows.
+        let rows = try await pool.query(
+            """
+            UPDATE dispatches d
+            SET status = 'delivering', leased_by = $1, leased_until = now() + make_interval(secs => $2),
+                attempts = d.attempts + 1
+            FROM (
+                SELECT id FROM dispatches
+                WHERE next_attempt_at <= now()
+                  AND (status = 'pending' OR (status = 'delivering' AND leased_until < now()))
+                ORDER BY next_attempt_at
+                LIMIT $3
+                FOR UPDATE SKIP LOCKED
+            ) due
+            WHERE d.id = due.id
+            RETURNING d.id, d.workspace_id, d.app_id, d.event, d.activity_id, d.external_id, d.payload,
+                      d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts
+            """,
+            [worker, Self.seconds(lease), limit])
+        return try rows.map { row in
+            guard let event = LiveActivityEvent(rawValue: try row.require("event")),
+                let priority = APNsPriority(rawValue: try row.require("priority"))
+            else { throw PostgresError(code: .decodingFailed, message: "a dispatch has an unknown event or priority") }
+            return ClaimedDispatch(
+                id: try row.require("id"), workspaceID: try row.require("workspace_id"), appID: try row.require("app_id"),
+                event: event, activityID: try row.require("activity_id"), externalID: try row.decode("external_id"),
+                payload: Array(try row.require("payload", as: String.self).utf8), priority: priority,
+                expiresAt: try row.require("expires_at"), createdAt: try row.require("created_at"),
+                fanoutCursor: try row.require("fanout_cursor"), attempts: try row.require("attempts"))
+        }
+    }
+
+    public func recordProgress(_ id: UUID, worker: String, progress: FanoutProgress, lease: Duration) async throws -> Bool {
+        try await pool.query(
+            """
+            UPDATE dispatches
+            SET fanout_cursor = $3, sent_count = sent_count + $4, failed_count = failed_count + $5,
+                retried_count = retried_count + $6, removed_count = removed_count + $7,
+                leased_until = now() + make_interval(secs => $8)
+            WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+            """,
+            [id, worker, progress.cursor, progress.sent, progress.failed, progress.retried, progress.removed,
+             Self.seconds(lease)]
+        ).affectedRowCount == 1
+    }
+
+    public func complete(_ id: UUID, worker: String) async throws -> Bool {
+        try await pool.query(
+            """
+            UPDATE dispatches SET status = 'done', completed_at = now(), leased_by = NULL, leased_until = NULL
+            WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+            """,
+            [id, worker]
+        ).affectedRowCount == 1
+    }
+
+    public func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool {
+        try await pool.query(
+            """
+            UPDATE dispatches SET status = 'pending', next_attempt_at = $3, leased_by = NULL, leased_until = NULL
+            WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+            """,
+            [id, worker, retryAt]
+        ).affectedRowCount == 1
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
