@@ -163,6 +163,15 @@ struct APNsSimulatorTests {
 
 @Suite("livegate apns-sim")
 struct APNsSimulatorCommandTests {
+    /// True when an unauthenticated push gets the simulator's (APNs's) answer.
+    static func isSimulator(port: Int) async -> Bool {
+        let client = CurlHTTP2Client()
+        let response = try? await client.send(HTTP2Request(url: "http://127.0.0.1:\(port)/3/device/00", body: Array("{}".utf8)))
+        await client.shutdown()
+        guard let response else { return false }
+        return response.status == 403 && String(decoding: response.body, as: UTF8.self).contains("MissingProviderToken")
+    }
+
     @Test func theCommandServesAndChecksProviderTokens() async throws {
         let keys = try await TestKeyPair.make()
         let other = try await TestKeyPair.make()
@@ -170,13 +179,22 @@ struct APNsSimulatorCommandTests {
             keys.remove()
             other.remove()
         }
-        let port = LiveGateBinary.freePort()
-        // Given the .p8 itself, as the README's run command does.
-        let simulator = try BackgroundProcess(
-            LiveGateBinary.path,
-            ["apns-sim", "--port", String(port), "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8"])
+        // Given the .p8 itself, as the README's run command does. A port found free can be taken by a
+        // parallel test before the simulator binds it: probe that the simulator is what answers.
+        var started: (BackgroundProcess, Int)?
+        for _ in 0..<3 where started == nil {
+            let port = LiveGateBinary.freePort()
+            let process = try BackgroundProcess(
+                LiveGateBinary.path,
+                ["apns-sim", "--port", String(port), "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8"])
+            if (try? await BackgroundProcess.waitForPort(port)) != nil, await Self.isSimulator(port: port) {
+                started = (process, port)
+            } else {
+                process.stop()
+            }
+        }
+        let (simulator, port) = try #require(started)
         defer { simulator.stop() }
-        try await BackgroundProcess.waitForPort(port)
         try await TestDatabase.with { database in
             let workspace = try await database.makeWorkspace()
             let endpoint = APNsEndpoint(rawValue: "http://127.0.0.1:\(port)")!
@@ -188,8 +206,10 @@ struct APNsSimulatorCommandTests {
                 credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: other.privatePEM))
             let sender = APNsSender()
             let push = APNsSimulatorTests.push(String(repeating: "9a", count: 32))
-            #expect(await sender.send(push, app: app) == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")))
-            #expect(await sender.send(push, app: impostor) == .answered(.providerTokenRejected(reason: .invalidProviderToken)))
+            let delivered = await sender.send(push, app: app)
+            #expect(delivered == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")), "\(delivered)")
+            let refused = await sender.send(push, app: impostor)
+            #expect(refused == .answered(.providerTokenRejected(reason: .invalidProviderToken)), "\(refused)")
             await sender.shutdown()
         }
     }

@@ -70,10 +70,11 @@ struct DeliveryQueueTests {
         try await TestDatabase.with { database in
             let ids = try await Self.commit(1, in: database)
             let queue = PostgresDeliveryQueue(pool: database.pool)
-            _ = try await queue.claim(worker: "crashed", limit: 1, lease: .milliseconds(300))
-            #expect(try await queue.recordProgress(ids[0], worker: "crashed", progress: .init(cursor: 500, sent: 480, failed: 2, retried: 15, removed: 3), lease: .milliseconds(300)))
+            _ = try await queue.claim(worker: "crashed", limit: 1, lease: .seconds(30))
+            #expect(try await queue.recordProgress(ids[0], worker: "crashed", progress: .init(cursor: 500, sent: 480, failed: 2, retried: 15, removed: 3), lease: .seconds(30)))
             #expect(try await queue.claim(worker: "survivor", limit: 1, lease: .seconds(30)).isEmpty)
-            try await Task.sleep(for: .milliseconds(500))
+            // The crashed worker renews no more: its lease runs out (moved into the past, not waited for).
+            try await database.pool.query("UPDATE dispatches SET leased_until = now() - interval '1 second'")
             let taken = try await queue.claim(worker: "survivor", limit: 1, lease: .seconds(30))
             #expect(taken.map(\.id) == ids)
             #expect(taken.first?.fanoutCursor == 500, "resumes after the last page the crashed worker recorded")
@@ -100,9 +101,10 @@ struct DeliveryQueueTests {
             let ids = try await Self.commit(1, in: database)
             let queue = PostgresDeliveryQueue(pool: database.pool)
             _ = try await queue.claim(worker: "w1", limit: 1, lease: .seconds(30))
-            #expect(try await queue.release(ids[0], worker: "w1", retryAt: Date().addingTimeInterval(0.3)))
+            #expect(try await queue.release(ids[0], worker: "w1", retryAt: Date().addingTimeInterval(60)))
             #expect(try await queue.claim(worker: "w2", limit: 1, lease: .seconds(30)).isEmpty, "not due yet")
-            try await Task.sleep(for: .milliseconds(500))
+            // Time passes (moved, not waited for).
+            try await database.pool.query("UPDATE dispatches SET next_attempt_at = now() - interval '1 second'")
             #expect(try await queue.claim(worker: "w2", limit: 1, lease: .seconds(30)).map(\.id) == ids)
         }
     }
