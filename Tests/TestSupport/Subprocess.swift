@@ -37,8 +37,9 @@ public enum Subprocess {
     ) async throws -> Output {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
-        // Close-on-exec (pipe2 is not visible from Swift here): a child spawned meanwhile by another test must not inherit these pipes and keep
-        // them open (this read would then never see EOF). The dup2'd copies in our child are not affected.
+        // Close-on-exec (pipe2 is not visible from Swift here): a child spawned meanwhile by another test
+        // must not inherit these pipes and keep them open (this read would then never see EOF). The
+        // dup2'd copies in our own child are not affected.
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Failure(description: "pipe() failed") }
         for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
 
@@ -49,22 +50,15 @@ public enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let environment = environment ?? ProcessInfo.processInfo.environment
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let pid: pid_t
+        do {
+            pid = try ProcessSpawn.start(executable, arguments, environment: environment, actions: &actions)
+        } catch {
+            for fd in outPipe + errPipe { close(fd) }
+            throw error
         }
-        var pid: pid_t = 0
-        let spawned = SpawnAttributes.withClean { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
         close(outPipe[1])
         close(errPipe[1])
-        guard spawned == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
-            throw Failure(description: "posix_spawn \(executable) failed: \(String(cString: strerror(spawned)))")
-        }
         let (outReader, errReader, child) = (outPipe[0], errPipe[0], pid)
         async let out = onThread { readToEnd(outReader) }
         async let err = onThread { readToEnd(errReader) }

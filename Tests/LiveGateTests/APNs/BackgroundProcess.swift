@@ -13,18 +13,7 @@ final class BackgroundProcess: @unchecked Sendable {
         for fd: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = SpawnAttributes.withClean { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
-        guard spawned == 0 else {
-            throw Subprocess.Failure(description: "posix_spawn \(executable) failed: \(String(cString: strerror(spawned)))")
-        }
-        self.pid = pid
+        pid = try ProcessSpawn.start(executable, arguments, actions: &actions)
     }
 
     deinit {
