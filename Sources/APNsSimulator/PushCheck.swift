@@ -50,8 +50,8 @@ enum PushCheck {
         guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return "MissingProviderToken" }
         let jwt = authorization.dropFirst("bearer ".count)
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = base64URLDecode(parts[0]), let claimBytes = base64URLDecode(parts[1]),
-            let signature = base64URLDecode(parts[2]),
+        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let claimBytes = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2]),
             let header = try? JSONValue.parse(headerBytes), let claims = try? JSONValue.parse(claimBytes),
             header["alg"]?.stringValue == "ES256", let keyID = header["kid"]?.stringValue, let key = keys[keyID],
             claims["iss"]?.stringValue == key.teamID, let issuedAt = claims["iat"]?.numberLexeme.flatMap({ Int64($0) }),
@@ -61,11 +61,5 @@ enum PushCheck {
         if age > 3600 { return "ExpiredProviderToken" }
         if age < -60 { return "InvalidProviderToken" }
         return nil
-    }
-
-    static func base64URLDecode(_ text: Substring) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
     }
 }

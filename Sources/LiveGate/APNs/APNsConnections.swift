@@ -25,8 +25,6 @@ final class APNsConnections: Sendable {
         }
     }
 
-    var count: Int { clients.withLockedValue { $0.count } }
-
     func shutdown() async {
         let all = clients.withLockedValue { clients in
             defer { clients = [:] }

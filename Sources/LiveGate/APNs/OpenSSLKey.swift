@@ -19,9 +19,4 @@ enum OpenSSLKey {
         }
         return key
     }
-
-    /// `bytes` left-padded with zeros to `length`.
-    static func padded(_ bytes: [UInt8], to length: Int) -> [UInt8] {
-        [UInt8](repeating: 0, count: max(0, length - bytes.count)) + bytes.suffix(length)
-    }
 }

@@ -44,23 +44,12 @@ public struct APIKeyMiddleware: RouterMiddleware {
     /// byte by byte: it runs on every authenticated request.
     static func bearerToken(_ header: String?) -> String? {
         guard let header else { return nil }
-        let bytes = Array(header.utf8)
-        var start = 0
-        while start < bytes.count, bytes[start] == UInt8(ascii: " ") { start += 1 }
-        let scheme = Array("bearer".utf8)
-        guard bytes.count - start > scheme.count,
-            zip(bytes[start...], scheme).allSatisfy({ $0.asciiLowercased == $1 }),
-            bytes[start + scheme.count] == UInt8(ascii: " ")
+        let value = Array(header.utf8).drop { $0 == UInt8(ascii: " ") }
+        let scheme = "bearer".utf8
+        guard value.count > scheme.count, value.prefix(scheme.count).equalsIgnoringASCIICase(scheme),
+            value[value.startIndex + scheme.count] == UInt8(ascii: " ")
         else { return nil }
-        var tokenStart = start + scheme.count
-        var tokenEnd = bytes.count
-        while tokenStart < tokenEnd, bytes[tokenStart] == UInt8(ascii: " ") || bytes[tokenStart] == UInt8(ascii: "\t") {
-            tokenStart += 1
-        }
-        while tokenEnd > tokenStart, bytes[tokenEnd - 1] == UInt8(ascii: " ") || bytes[tokenEnd - 1] == UInt8(ascii: "\t") {
-            tokenEnd -= 1
-        }
-        guard tokenStart < tokenEnd else { return nil }
-        return String(decoding: bytes[tokenStart..<tokenEnd], as: UTF8.self)
+        let token = value.dropFirst(scheme.count).trimmingOptionalWhitespace()
+        return token.isEmpty ? nil : String(decoding: token, as: UTF8.self)
     }
 }

@@ -34,11 +34,14 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
                 let priority = APNsPriority(rawValue: try row.require("priority"))
             else { throw PostgresError(code: .decodingFailed, message: "a dispatch has an unknown event or priority") }
             return ClaimedDispatch(
-                id: try row.require("id"), workspaceID: try row.require("workspace_id"), appID: try row.require("app_id"),
-                event: event, activityID: try row.require("activity_id"), externalID: try row.decode("external_id"),
-                payload: Array(try row.require("payload", as: String.self).utf8), priority: priority,
-                expiresAt: try row.require("expires_at"), createdAt: try row.require("created_at"),
-                fanoutCursor: try row.require("fanout_cursor"), attempts: try row.require("attempts"))
+                dispatch: Dispatch(
+                    id: try row.require("id"), workspaceID: try row.require("workspace_id"),
+                    appID: try row.require("app_id"), event: event, activityID: try row.require("activity_id"),
+                    externalID: try row.decode("external_id"),
+                    payload: Array(try row.require("payload", as: String.self).utf8), priority: priority,
+                    expiresAt: try row.require("expires_at")),
+                createdAt: try row.require("created_at"), fanoutCursor: try row.require("fanout_cursor"),
+                attempts: try row.require("attempts"))
         }
     }
 

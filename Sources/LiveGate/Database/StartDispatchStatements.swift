@@ -60,9 +60,9 @@ enum StartDispatchStatements {
         for user in users {
             switch user {
             case .externalID(let id): externalIDs.append(id)
-            case .alias(let label, let name):
-                aliasLabels.append(label)
-                aliasNames.append(name)
+            case .alias(let alias):
+                aliasLabels.append(alias.label)
+                aliasNames.append(alias.name)
             }
         }
         var resolved: [UserReference: Int64] = [:]
@@ -83,7 +83,7 @@ enum StartDispatchStatements {
                 """,
                 [workspaceID, aliasLabels, aliasNames])
             {
-                resolved[.alias(label: try row.require("alias_label"), name: try row.require("alias_name"))] =
+                resolved[.alias(UserAlias(label: try row.require("alias_label"), name: try row.require("alias_name")))] =
                     try row.require("user_id")
             }
         }

@@ -6,7 +6,7 @@ enum UserResolution {
     /// Nil when neither an external id nor an alias is given. With both, the alias is attached to the
     /// external id's user unless it already belongs to someone.
     static func findOrCreate(
-        externalID: String?, alias: (label: String, name: String)?, workspaceID: UUID,
+        externalID: String?, alias: UserAlias?, workspaceID: UUID,
         on connection: PostgresConnection
     ) throws -> Int64? {
         if let externalID {
@@ -46,7 +46,7 @@ enum UserResolution {
     }
 
     static func aliasedUser(
-        _ alias: (label: String, name: String), workspaceID: UUID, on connection: PostgresConnection
+        _ alias: UserAlias, workspaceID: UUID, on connection: PostgresConnection
     ) throws -> Int64? {
         try connection.query(
             "SELECT user_id FROM user_aliases WHERE workspace_id = $1 AND alias_label = $2 AND alias_name = $3",

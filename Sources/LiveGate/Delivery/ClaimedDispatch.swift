@@ -1,17 +1,8 @@
-import APNsCore
 import Foundation
 
 /// A dispatch a worker holds the lease on, with where its fan-out got to.
-public struct ClaimedDispatch: Sendable, Equatable {
-    public let id: UUID
-    public let workspaceID: UUID
-    public let appID: UUID
-    public let event: LiveActivityEvent
-    public let activityID: String
-    public let externalID: String?
-    public let payload: [UInt8]
-    public let priority: APNsPriority
-    public let expiresAt: Date
+public struct ClaimedDispatch: Sendable {
+    public let dispatch: Dispatch
     public let createdAt: Date
     /// The last token row already handled; the fan-out resumes after it.
     public let fanoutCursor: Int64

@@ -39,23 +39,10 @@ public struct RequestLimitsMiddleware: RouterMiddleware {
         }
     }
 
-    /// `application/json`, with or without parameters such as `charset=utf-8`.
-    /// `application/json`, any case, parameters such as `charset` allowed. Byte-wise: it runs on every POST.
+    /// `application/json`, any case, parameters such as `charset` allowed.
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        var mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
-        while let first = mediaType.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-            mediaType = mediaType.dropFirst()
-        }
-        while let last = mediaType.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-            mediaType = mediaType.dropLast()
-        }
-        let expected = "application/json".utf8
-        return mediaType.count == expected.count && zip(mediaType, expected).allSatisfy { $0.asciiLowercased == $1 }
+        let mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.trimmingOptionalWhitespace()
+        return mediaType.equalsIgnoringASCIICase("application/json".utf8)
     }
-}
-
-extension UInt8 {
-    /// `A`–`Z` as `a`–`z`; every other byte as it is.
-    var asciiLowercased: UInt8 { (0x41...0x5A).contains(self) ? self | 0x20 : self }
 }

@@ -121,6 +121,14 @@ struct FieldReader {
         return strings
     }
 
+    /// This object read as a user alias (`alias_name` and `alias_label`, both required).
+    func userAlias() -> UserAlias? {
+        guard let name = string("alias_name", required: true), let label = string("alias_label", required: true) else {
+            return nil
+        }
+        return UserAlias(label: label, name: name)
+    }
+
     /// A nested object's reader, or nil when the field is absent or not an object.
     func nested(_ field: String, required: Bool = false) -> FieldReader? {
         object(field, required: required).map { FieldReader($0, path: name(field) + ".", problems: problems) }

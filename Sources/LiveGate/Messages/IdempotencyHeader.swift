@@ -19,10 +19,8 @@ enum IdempotencyHeader {
         return IdempotencyClaim(key: key, requestHash: SHA256Digest.hash(fingerprint))
     }
 
-    static func keyReused(_ request: Request) -> APIError {
-        APIError(
-            .conflict,
-            "This Idempotency-Key was already used with a different request",
-            errors: ["send a new Idempotency-Key for a new request; a key is remembered for 24 hours"])
-    }
+    static let keyReused = APIError(
+        .conflict,
+        "This Idempotency-Key was already used with a different request",
+        errors: ["send a new Idempotency-Key for a new request; a key is remembered for 24 hours"])
 }

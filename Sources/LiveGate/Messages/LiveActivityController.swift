@@ -44,7 +44,7 @@ public struct LiveActivityController: Sendable {
         context.logger.info(
             "live activity message accepted",
             metadata: ["dispatch_id": "\(dispatch.id)", "event": "\(dispatch.event)", "app_id": "\(accepted.app.identifier)"])
-        return try MessageAcceptance.response(for: outcome, request: request)
+        return try MessageAcceptance.response(for: outcome)
     }
 
     @Sendable func start(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
@@ -63,7 +63,7 @@ public struct LiveActivityController: Sendable {
         context.logger.info(
             "live activity start accepted",
             metadata: ["dispatch_id": "\(dispatch.id)", "app_id": "\(accepted.app.identifier)", "users": "\(message.users.count)"])
-        return try MessageAcceptance.response(for: outcome, request: request)
+        return try MessageAcceptance.response(for: outcome)
     }
 
     /// What both endpoints do between validating the body and committing: find the app, read the

@@ -42,18 +42,14 @@ struct LiveActivityStartRequest {
         if let value = fields.value("user_aliases") {
             if let aliases = value.arrayValue {
                 for (index, element) in aliases.enumerated() {
-                    let alias = element.objectValue.map {
+                    let aliasFields = element.objectValue.map {
                         FieldReader($0, path: "user_aliases[\(index)].", problems: fields.problems)
                     }
-                    guard let alias else {
+                    guard let aliasFields else {
                         fields.problems.add("user_aliases[\(index)] must be an object with alias_name and alias_label")
                         continue
                     }
-                    if let name = alias.string("alias_name", required: true),
-                        let label = alias.string("alias_label", required: true)
-                    {
-                        users.append(.alias(label: label, name: name))
-                    }
+                    if let alias = aliasFields.userAlias() { users.append(.alias(alias)) }
                 }
             } else {
                 fields.problems.add("user_aliases must be an array, got \(value.typeName)")

@@ -20,14 +20,14 @@ struct MessageAcceptance {
     }
 
     /// Turns what the store did into the HTTP answer.
-    static func response(for outcome: IdempotentOutcome, request: Request) throws -> Response {
+    static func response(for outcome: IdempotentOutcome) throws -> Response {
         switch outcome {
         case .committed(let stored):
             return response(stored, replayed: false)
         case .replayed(let stored):
             return response(stored, replayed: true)
         case .keyReused:
-            throw IdempotencyHeader.keyReused(request)
+            throw IdempotencyHeader.keyReused
         }
     }
 

@@ -16,11 +16,6 @@ public struct PushToken: Sendable, Hashable, CustomStringConvertible {
         self.hex = hex.lowercased()
     }
 
-    /// Builds from trusted storage, where the schema already enforces the form.
-    init(storedHex: String) {
-        self.hex = storedHex
-    }
-
     /// The last 8 hex digits, as the activity log shows them.
     public var masked: String { "…" + hex.suffix(8) }
 

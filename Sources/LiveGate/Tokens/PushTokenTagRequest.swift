@@ -11,13 +11,7 @@ struct PushTokenTagRequest {
         let appID = fields.string("app_id", required: true, maxBytes: 128)
         let deviceID = fields.string("device_id", required: true, maxBytes: 256)
         let externalID = fields.string("external_id", maxBytes: 512)
-        var alias: (label: String, name: String)?
-        if let aliasFields = fields.nested("user_alias"),
-            let name = aliasFields.string("alias_name", required: true),
-            let label = aliasFields.string("alias_label", required: true)
-        {
-            alias = (label, name)
-        }
+        let alias = fields.nested("user_alias")?.userAlias()
 
         let hasTag = fields.has("tag")
         let hasType = fields.has("activity_attributes_type")

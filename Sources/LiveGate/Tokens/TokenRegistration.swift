@@ -13,22 +13,16 @@ public struct TokenRegistration: Sendable, Equatable {
     public var token: PushToken?
     /// The user the device belongs to, when the SDK knows one; created on first sight.
     public var externalID: String?
-    public var alias: (label: String, name: String)?
+    public var alias: UserAlias?
 
     public init(
         kind: Kind, deviceID: String, token: PushToken?, externalID: String? = nil,
-        alias: (label: String, name: String)? = nil
+        alias: UserAlias? = nil
     ) {
         self.kind = kind
         self.deviceID = deviceID
         self.token = token
         self.externalID = externalID
         self.alias = alias
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.kind == rhs.kind && lhs.deviceID == rhs.deviceID && lhs.token == rhs.token
-            && lhs.externalID == rhs.externalID && lhs.alias?.label == rhs.alias?.label
-            && lhs.alias?.name == rhs.alias?.name
     }
 }

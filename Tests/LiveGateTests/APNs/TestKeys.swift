@@ -25,14 +25,6 @@ struct TestKeyPair {
     }
 }
 
-enum TestBase64URL {
-    static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
-    }
-}
-
 extension TestKeyPair {
     /// A self-signed P-256 certificate for 127.0.0.1, for a TLS test server.
     struct Certificate {

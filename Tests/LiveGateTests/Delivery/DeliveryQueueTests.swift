@@ -29,15 +29,15 @@ struct DeliveryQueueTests {
             let ids = try await Self.commit(2, in: database)
             let queue = PostgresDeliveryQueue(pool: database.pool)
             let claimed = try await queue.claim(worker: "w1", limit: 10, lease: .seconds(30))
-            #expect(Set(claimed.map(\.id)) == Set(ids))
-            let first = try #require(claimed.first { $0.id == ids[0] })
-            #expect(first.event == .update)
-            #expect(first.externalID == "fan-1")
-            #expect(first.payload == Array(#"{"aps":{"n":0}}"#.utf8))
-            #expect(first.priority == .immediate)
+            #expect(Set(claimed.map(\.dispatch.id)) == Set(ids))
+            let first = try #require(claimed.first { $0.dispatch.id == ids[0] })
+            #expect(first.dispatch.event == .update)
+            #expect(first.dispatch.externalID == "fan-1")
+            #expect(first.dispatch.payload == Array(#"{"aps":{"n":0}}"#.utf8))
+            #expect(first.dispatch.priority == .immediate)
             #expect(first.fanoutCursor == 0)
             #expect(first.attempts == 1)
-            #expect(try #require(claimed.first { $0.id == ids[1] }).event == .end)
+            #expect(try #require(claimed.first { $0.dispatch.id == ids[1] }).dispatch.event == .end)
             // Held: nobody else gets them while the lease runs.
             #expect(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30)).isEmpty)
         }
@@ -54,7 +54,7 @@ struct DeliveryQueueTests {
                         while true {
                             let batch = try await queue.claim(worker: "w\(worker)", limit: 3, lease: .seconds(30))
                             if batch.isEmpty { return mine }
-                            mine += batch.map(\.id)
+                            mine += batch.map(\.dispatch.id)
                         }
                     }
                 }
@@ -76,7 +76,7 @@ struct DeliveryQueueTests {
             // The crashed worker renews no more: its lease runs out (moved into the past, not waited for).
             try await database.pool.query("UPDATE dispatches SET leased_until = now() - interval '1 second'")
             let taken = try await queue.claim(worker: "survivor", limit: 1, lease: .seconds(30))
-            #expect(taken.map(\.id) == ids)
+            #expect(taken.map(\.dispatch.id) == ids)
             #expect(taken.first?.fanoutCursor == 500, "resumes after the last page the crashed worker recorded")
             #expect(taken.first?.attempts == 2)
             // The old owner, if it was only slow, finds out it lost the lease.
@@ -105,7 +105,7 @@ struct DeliveryQueueTests {
             #expect(try await queue.claim(worker: "w2", limit: 1, lease: .seconds(30)).isEmpty, "not due yet")
             // Time passes (moved, not waited for).
             try await database.pool.query("UPDATE dispatches SET next_attempt_at = now() - interval '1 second'")
-            #expect(try await queue.claim(worker: "w2", limit: 1, lease: .seconds(30)).map(\.id) == ids)
+            #expect(try await queue.claim(worker: "w2", limit: 1, lease: .seconds(30)).map(\.dispatch.id) == ids)
         }
     }
 }

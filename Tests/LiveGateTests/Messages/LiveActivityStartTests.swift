@@ -21,7 +21,7 @@ struct LiveActivityStartTests {
             try await database.registerPushToStart(tenant, type: "AdventureAttributes", device: "iphone", token: "a1a1", externalID: "fan-1")
             try await database.registerPushToStart(tenant, type: "AdventureAttributes", device: "ipad", token: "a2a2", externalID: "fan-1")
             try await database.registerPushToStart(
-                tenant, type: "AdventureAttributes", device: "phone-b", token: "b1b1", alias: (label: "install", name: "anon-b"))
+                tenant, type: "AdventureAttributes", device: "phone-b", token: "b1b1", alias: UserAlias(label: "install", name: "anon-b"))
             // Same user, another attributes type: not a target.
             try await database.registerPushToStart(tenant, type: "MatchAttributes", device: "iphone", token: "c1c1", externalID: "fan-1")
             let response = try await TestGateway.app(database, clock: pinnedClock).test(.router) { client async throws in

@@ -42,7 +42,7 @@ extension TestDatabase {
 
     func registerPushToStart(
         _ tenant: Tenant, type: String, device: String, token: String, externalID: String? = nil,
-        alias: (label: String, name: String)? = nil
+        alias: UserAlias? = nil
     ) async throws {
         try await dependencies.tokens.apply(
             TokenRegistration(
