@@ -3,6 +3,7 @@ import PostgresClient
 import Logging
 import Hummingbird
 import LiveGate
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,13 +36,26 @@ struct ServeCommand: AsyncParsableCommand {
             await pool.close()
             throw error
         }
-        let app = buildApplication(
-            configuration: configuration, dependencies: .postgres(pool: pool, dispatchCommit: dispatchCommit), logger: logger,
-            // Shut down in reverse order: the server drains, then the purge stops, then the pool closes.
-            services: [
-                PostgresPoolService(pool: pool),
-                IdempotencyKeyPurgeService(pool: pool, logger: logger),
-            ])
+        let delivery = try DeliveryEnvironment.settings()
+        let doorbell = DeliveryDoorbell()
+        let dependencies = GatewayDependencies.postgres(pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell)
+        // Shut down in reverse order: the server drains, delivery hands back what it holds, the clean-ups
+        // stop, then the pool closes.
+        var services: [any Service] = [
+            PostgresPoolService(pool: pool),
+            IdempotencyKeyPurgeService(pool: pool, logger: logger),
+            DeliveryMaintenanceService(
+                pool: pool, tokenLifetime: delivery.tokenLifetime, logSettings: try DeliveryEnvironment.activityLog(),
+                logger: logger),
+        ]
+        if try DeliveryEnvironment.enabled() {
+            services.append(
+                DeliveryEngine(
+                    queue: PostgresDeliveryQueue(pool: pool), tenancy: dependencies.tenancy,
+                    sender: APNsSender(transport: try DeliveryEnvironment.transport()), settings: delivery,
+                    doorbell: doorbell, logger: logger))
+        }
+        let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger, services: services)
         try await app.runService()
     }
 }

@@ -21,13 +21,14 @@ public struct GatewayDependencies: Sendable {
         self.dispatches = dispatches
     }
 
-    /// The PostgreSQL-backed repositories over one pool.
+    /// The PostgreSQL-backed repositories over one pool; `doorbell` wakes this process's delivery engine
+    /// after each commit.
     public static func postgres(
-        pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init()
+        pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil
     ) -> GatewayDependencies {
         GatewayDependencies(
             pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
             tokens: PostgresTokenRegistry(pool: pool),
-            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit))
+            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, doorbell: doorbell))
     }
 }

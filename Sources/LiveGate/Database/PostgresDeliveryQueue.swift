@@ -45,28 +45,77 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    public func recordProgress(_ id: UUID, worker: String, progress: FanoutProgress, lease: Duration) async throws -> Bool {
+    public func targets(of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration)
+        async throws -> [FanoutTarget]
+    {
+        try await pool.withConnection { connection in
+            try FanoutStatements.page(claimed, after: cursor, limit: limit, tokenLifetime: tokenLifetime, on: connection)
+        }
+    }
+
+    public func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int {
+        try await pool.withConnection { connection in
+            try FanoutStatements.count(claimed, tokenLifetime: tokenLifetime, on: connection)
+        }
+    }
+
+    public func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration)
+        async throws -> Bool
+    {
+        let dispatch = claimed.dispatch
+        let update = { @Sendable (connection: PostgresConnection) throws -> Bool in
+            try connection.query(
+                """
+                UPDATE dispatches
+                SET fanout_cursor = $3, sent_count = sent_count + $4, failed_count = failed_count + $5,
+                    retried_count = retried_count + $6, removed_count = removed_count + $7,
+                    leased_until = now() + make_interval(secs => $8)
+                WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+                """,
+                [dispatch.id, worker, progress.cursor, progress.sent, progress.failed, progress.retried,
+                 progress.removed, Self.seconds(lease)]
+            ).affectedRowCount == 1
+        }
+        guard !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty else {
+            return try await pool.withConnection(update)
+        }
+        // One transaction: the cursor never moves past tokens whose removal or log entries were lost.
+        return try await pool.transaction { connection in
+            guard try update(connection) else { return false }
+            try FanoutStatements.removeDeadTokens(progress.deadTokens, of: dispatch, on: connection)
+            try FanoutStatements.retireEndedTokens(progress.endedTokens, on: connection)
+            try ActivityLogStatement.insert(
+                progress.log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
+            return true
+        }
+    }
+
+    public func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool {
         try await pool.query(
             """
-            UPDATE dispatches
-            SET fanout_cursor = $3, sent_count = sent_count + $4, failed_count = failed_count + $5,
-                retried_count = retried_count + $6, removed_count = removed_count + $7,
-                leased_until = now() + make_interval(secs => $8)
+            UPDATE dispatches SET leased_until = now() + make_interval(secs => $3)
             WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
             """,
-            [id, worker, progress.cursor, progress.sent, progress.failed, progress.retried, progress.removed,
-             Self.seconds(lease)]
+            [id, worker, Self.seconds(lease)]
         ).affectedRowCount == 1
     }
 
-    public func complete(_ id: UUID, worker: String) async throws -> Bool {
-        try await pool.query(
-            """
-            UPDATE dispatches SET status = 'done', completed_at = now(), leased_by = NULL, leased_until = NULL
-            WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
-            """,
-            [id, worker]
-        ).affectedRowCount == 1
+    public func finish(_ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry])
+        async throws -> Bool
+    {
+        let dispatch = claimed.dispatch
+        return try await pool.transaction { connection in
+            let finished = try connection.query(
+                """
+                UPDATE dispatches SET status = $3, completed_at = now(), leased_by = NULL, leased_until = NULL
+                WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+                """,
+                [dispatch.id, worker, status.rawValue]
+            ).affectedRowCount == 1
+            guard finished else { return false }
+            try ActivityLogStatement.insert(log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
+            return true
+        }
     }
 
     public func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool {

@@ -3,13 +3,18 @@ import Foundation
 import PostgresClient
 
 /// Dispatches in PostgreSQL. Updates without an idempotency key go through group commit; everything
-/// else commits in a transaction of its own.
+/// else commits in a transaction of its own. Each commit rings the delivery doorbell, so this gateway's
+/// delivery engine starts on it at once.
 public final class PostgresDispatchStore: DispatchStore {
     let pool: PostgresConnectionPool
     private let updates: GroupCommitQueue<Dispatch, UpdateResolution>
+    private let doorbell: DeliveryDoorbell?
 
-    public init(pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init()) {
+    public init(
+        pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil
+    ) {
         self.pool = pool
+        self.doorbell = doorbell
         self.updates = GroupCommitQueue(settings: commitSettings) { batch in
             await Self.writeUpdates(batch, pool: pool)
         }
@@ -19,6 +24,7 @@ public final class PostgresDispatchStore: DispatchStore {
         _ dispatch: Dispatch, idempotency: IdempotencyClaim?,
         respond: @escaping @Sendable (UpdateResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
+        defer { doorbell?.ring() }
         guard let idempotency else {
             return .committed(respond(try await updates.submit(dispatch)))
         }
@@ -33,7 +39,8 @@ public final class PostgresDispatchStore: DispatchStore {
         _ dispatch: Dispatch, targeting: StartTargeting, idempotency: IdempotencyClaim?,
         respond: @escaping @Sendable (StartResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
-        try await pool.transaction { connection in
+        defer { doorbell?.ring() }
+        return try await pool.transaction { connection in
             let write = {
                 respond(try StartDispatchStatements.insert(dispatch, targeting: targeting, on: connection))
             }

@@ -56,6 +56,11 @@ public struct PostgresTenancyRepository: TenancyRepository {
         return try rows.first.map(Self.app(from:))
     }
 
+    public func app(id: UUID) async throws -> App? {
+        let rows = try await pool.query("SELECT \(Self.appColumns) FROM apps WHERE id = $1", [id])
+        return try rows.first.map(Self.app(from:))
+    }
+
     static let workspaceColumns = "id, name, rate_limit_per_hour, created_at"
     static let appColumns = """
         id, workspace_id, app_identifier, name, bundle_id, apns_endpoint, apns_team_id, apns_key_id,

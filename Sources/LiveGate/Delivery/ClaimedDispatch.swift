@@ -9,20 +9,3 @@ public struct ClaimedDispatch: Sendable {
     /// How many times a worker has claimed it, this claim included.
     public let attempts: Int
 }
-
-/// What a page of the fan-out achieved, added to the dispatch's counts.
-public struct FanoutProgress: Sendable, Equatable {
-    public var cursor: Int64
-    public var sent = 0
-    public var failed = 0
-    public var retried = 0
-    public var removed = 0
-
-    public init(cursor: Int64, sent: Int = 0, failed: Int = 0, retried: Int = 0, removed: Int = 0) {
-        self.cursor = cursor
-        self.sent = sent
-        self.failed = failed
-        self.retried = retried
-        self.removed = removed
-    }
-}

@@ -1,15 +1,31 @@
 import Foundation
 
-/// The committed dispatches, as delivery workers see them: claimed under a lease, progressed, finished.
-/// Every call after `claim` names the worker, and fails (returns false) once the lease was lost to
-/// another worker, so two workers never both believe they own a dispatch.
+/// The committed dispatches, as delivery workers see them: claimed under a lease, paged through,
+/// progressed, finished. Every call after `claim` names the worker, and fails (returns false) once the
+/// lease was lost to another worker, so two workers never both believe they own a dispatch.
 public protocol DeliveryQueue: Sendable {
     /// Up to `limit` dispatches due now: pending ones, and those whose lease ran out (a crashed worker's).
     func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch]
-    /// Records a page of fan-out and extends the lease.
-    func recordProgress(_ id: UUID, worker: String, progress: FanoutProgress, lease: Duration) async throws -> Bool
-    /// The fan-out is over: the dispatch is done and no longer claimable.
-    func complete(_ id: UUID, worker: String) async throws -> Bool
-    /// Gives the dispatch back to be claimed again at `retryAt` (for example after losing the database).
+    /// The next devices of the fan-out after `cursor`, in cursor order. Update tokens older than
+    /// `tokenLifetime` are left out: their activity is over.
+    func targets(of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration)
+        async throws -> [FanoutTarget]
+    /// How many devices the whole fan-out has (for a log entry when none can be sent).
+    func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int
+    /// Records a page of fan-out (counts, cursor, token removals, log entries) atomically and extends the lease.
+    func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration)
+        async throws -> Bool
+    /// Keeps the lease while a long page is under way.
+    func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool
+    /// The fan-out is over (`done`) or was given up (`failed`): no longer claimable. `log` is written with it.
+    func finish(_ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry])
+        async throws -> Bool
+    /// Gives the dispatch back to be claimed again at `retryAt` (APNs unreachable, shutting down).
     func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool
+}
+
+/// How a dispatch's delivery ended.
+public enum DispatchStatus: String, Sendable {
+    case done
+    case failed
 }

@@ -12,4 +12,6 @@ public protocol TenancyRepository: Sendable {
         credentials: APNsCredentials?
     ) async throws -> App
     func app(identifier: String) async throws -> App?
+    /// By the app's row id, as dispatches name it (delivery).
+    func app(id: UUID) async throws -> App?
 }

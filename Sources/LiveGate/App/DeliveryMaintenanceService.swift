@@ -1,0 +1,43 @@
+import Logging
+import PostgresClient
+import ServiceLifecycle
+
+/// Runs `DeliveryMaintenance` every `interval`: stale update tokens retired, the activity log and
+/// finished dispatches kept for the retention period (SPEC §8: 60 hours by default).
+public struct DeliveryMaintenanceService: Service {
+    let maintenance: DeliveryMaintenance
+    let tokenLifetime: Duration
+    let retention: Duration
+    let interval: Duration
+    let logger: Logger
+
+    public init(
+        pool: PostgresConnectionPool, tokenLifetime: Duration, logSettings: ActivityLogSettings,
+        interval: Duration = .seconds(600), logger: Logger
+    ) {
+        self.maintenance = DeliveryMaintenance(pool: pool)
+        self.tokenLifetime = tokenLifetime
+        self.retention = logSettings.retention
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            do {
+                let report = try await maintenance.run(tokenLifetime: tokenLifetime, retention: retention)
+                if report != .init() {
+                    logger.debug(
+                        "delivery clean-up",
+                        metadata: [
+                            "retired_tokens": "\(report.retiredTokens)", "log_entries": "\(report.logEntries)",
+                            "log_hours": "\(report.logHours)", "dispatches": "\(report.dispatches)",
+                        ])
+                }
+            } catch {
+                logger.warning("delivery clean-up failed", metadata: ["error": "\(error)"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+}

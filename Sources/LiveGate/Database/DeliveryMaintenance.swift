@@ -1,0 +1,53 @@
+import PostgresClient
+
+/// Time-based clean-up of what delivery leaves behind. Every statement deletes in bounded batches, so
+/// none holds locks for long, and is idempotent, so several gateways may run it at once.
+public struct DeliveryMaintenance: Sendable {
+    /// What one pass deleted.
+    public struct Report: Sendable, Equatable {
+        public var retiredTokens = 0
+        public var logEntries = 0
+        public var logHours = 0
+        public var dispatches = 0
+    }
+
+    let pool: PostgresConnectionPool
+    let batchSize: Int
+
+    public init(pool: PostgresConnectionPool, batchSize: Int = 10_000) {
+        self.pool = pool
+        self.batchSize = batchSize
+    }
+
+    /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts
+    /// and finished dispatches older than `retention`.
+    public func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
+        let lifetime = PostgresDeliveryQueue.seconds(tokenLifetime)
+        let kept = PostgresDeliveryQueue.seconds(retention)
+        var report = Report()
+        report.retiredTokens = try await deleteInBatches(
+            "activity_tokens", where: "updated_at < now() - make_interval(secs => $1)", lifetime)
+        report.logEntries = try await deleteInBatches(
+            "message_activity_log", where: "occurred_at < now() - make_interval(secs => $1)", kept)
+        // An hour's count goes with the last entry it could belong to.
+        report.logHours = try await deleteInBatches(
+            "message_activity_log_hours", where: "hour < now() - make_interval(secs => $1) - interval '1 hour'", kept)
+        // Finished dispatches (and, by cascade, a start's targets) are kept as long as the log that names them.
+        report.dispatches = try await deleteInBatches(
+            "dispatches", where: "status IN ('done', 'failed') AND completed_at < now() - make_interval(secs => $1)", kept)
+        return report
+    }
+
+    /// `table` and `condition` are fixed strings of this file, never input.
+    private func deleteInBatches(_ table: String, where condition: String, _ seconds: Double) async throws -> Int {
+        var total = 0
+        while true {
+            let deleted = try await pool.query(
+                "DELETE FROM \(table) WHERE ctid IN (SELECT ctid FROM \(table) WHERE \(condition) LIMIT $2)",
+                [seconds, batchSize]
+            ).affectedRowCount
+            total += deleted
+            if deleted < batchSize { return total }
+        }
+    }
+}

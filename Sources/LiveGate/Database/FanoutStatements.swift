@@ -1,0 +1,97 @@
+import APNsCore
+import Foundation
+import PostgresClient
+
+/// The SQL of a fan-out: pages of devices in id order (keyset pagination, one round trip per page, never
+/// one per token), and the token changes a page's answers call for.
+enum FanoutStatements {
+    /// Update and end: the tag's update tokens (only the named user's, with `external_id`), fresh enough.
+    static let activityPage = PostgresStatement(
+        name: "livegate_fanout_activity_page",
+        sql: """
+            SELECT t.id, t.push_token, u.external_id
+            FROM activity_tokens t LEFT JOIN users u ON u.id = t.user_id
+            WHERE t.app_id = $1 AND t.activity_id = $2 AND t.id > $3
+              AND t.updated_at > now() - make_interval(secs => $5)
+              AND ($6 = '' OR u.workspace_id = $7 AND u.external_id = $6)
+            ORDER BY t.id
+            LIMIT $4
+            """)
+
+    /// Start: the push-to-start tokens the API resolved when it accepted the dispatch.
+    static let startPage = PostgresStatement(
+        name: "livegate_fanout_start_page",
+        sql: """
+            SELECT t.id, t.push_token, u.external_id
+            FROM dispatch_targets t LEFT JOIN users u ON u.id = t.user_id
+            WHERE t.dispatch_id = $1 AND t.id > $2
+            ORDER BY t.id
+            LIMIT $3
+            """)
+
+    static func page(
+        _ claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration,
+        on connection: PostgresConnection
+    ) throws -> [FanoutTarget] {
+        let dispatch = claimed.dispatch
+        let rows: PostgresRows
+        if dispatch.event == .start {
+            rows = try connection.query(startPage, [dispatch.id, cursor, limit])
+        } else {
+            rows = try connection.query(
+                activityPage,
+                [dispatch.appID, dispatch.activityID, cursor, limit, PostgresDeliveryQueue.seconds(tokenLifetime),
+                 dispatch.externalID ?? "", dispatch.workspaceID])
+        }
+        return try rows.compactMap { row in
+            // The tables only hold valid hex; a row that is not is skipped rather than stalling the fan-out.
+            guard let token = PushToken(hex: try row.require("push_token")) else { return nil }
+            return FanoutTarget(cursor: try row.require("id"), token: token, externalID: try row.decode("external_id"))
+        }
+    }
+
+    static func count(_ claimed: ClaimedDispatch, tokenLifetime: Duration, on connection: PostgresConnection) throws -> Int {
+        let dispatch = claimed.dispatch
+        let rows: PostgresRows
+        if dispatch.event == .start {
+            rows = try connection.query(
+                "SELECT count(*)::int AS n FROM dispatch_targets WHERE dispatch_id = $1 AND id > $2",
+                [dispatch.id, claimed.fanoutCursor])
+        } else {
+            rows = try connection.query(
+                """
+                SELECT count(*)::int AS n
+                FROM activity_tokens t LEFT JOIN users u ON u.id = t.user_id
+                WHERE t.app_id = $1 AND t.activity_id = $2 AND t.id > $3
+                  AND t.updated_at > now() - make_interval(secs => $4)
+                  AND ($5 = '' OR u.workspace_id = $6 AND u.external_id = $5)
+                """,
+                [dispatch.appID, dispatch.activityID, claimed.fanoutCursor, PostgresDeliveryQueue.seconds(tokenLifetime),
+                 dispatch.externalID ?? "", dispatch.workspaceID])
+        }
+        return try rows.first?.require("n") ?? 0
+    }
+
+    /// Deletes tokens APNs called dead, wherever this app keeps them. A device that registered a new
+    /// token meanwhile has another value in its row, so its new registration survives.
+    static func removeDeadTokens(_ tokens: [PushToken], of dispatch: Dispatch, on connection: PostgresConnection) throws {
+        guard !tokens.isEmpty else { return }
+        let table = dispatch.event == .start ? "push_to_start_tokens" : "activity_tokens"
+        try connection.query(
+            "DELETE FROM \(table) WHERE app_id = $1 AND push_token = ANY($2::text[])",
+            [dispatch.appID, tokens.map(\.hex)])
+    }
+
+    /// Retires the update tokens an `end` reached: that activity is over on those devices. A row whose
+    /// token changed since (a new activity under the same tag) is kept.
+    static func retireEndedTokens(_ targets: [FanoutTarget], on connection: PostgresConnection) throws {
+        guard !targets.isEmpty else { return }
+        try connection.query(
+            """
+            DELETE FROM activity_tokens t
+            USING unnest($1::text[]::bigint[], $2::text[]) AS ended(id, push_token)
+            WHERE t.id = ended.id AND t.push_token = ended.push_token
+            """,
+            [targets.map { String($0.cursor) }, targets.map(\.token.hex)])
+    }
+}

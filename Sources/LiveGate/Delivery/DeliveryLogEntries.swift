@@ -1,0 +1,103 @@
+import APNsCore
+import Foundation
+
+/// The activity log entries delivery writes (SPEC §8), worded for the person reading the log.
+enum DeliveryLogEntries {
+    /// The entry for one device's failed push, or nil when there is nothing to report.
+    static func entry(for result: PushResult, target: FanoutTarget, push: LiveActivityPush, dispatch: Dispatch)
+        -> ActivityLogEntry?
+    {
+        var entry = ActivityLogEntry(
+            type: .other, message: "", activityID: dispatch.activityID, dispatchID: dispatch.id,
+            externalID: target.externalID ?? dispatch.externalID, maskedToken: String(target.token.hex.suffix(8)),
+            apnsID: push.apnsID.uuidString.lowercased())
+        switch result {
+        case .delivered:
+            return nil
+        case .tokenRemoved(let status, let reason, let since):
+            entry.type = .feedbackRemovedToken
+            entry.apnsStatus = status
+            entry.apnsReason = reason.rawValue
+            let when = since.map { " since " + Self.format(milliseconds: $0) } ?? ""
+            entry.message = status == 410
+                ? "APNs says the device token is no longer valid (\(status) \(reason))\(when); the token was removed."
+                : "APNs rejected the device token (\(status) \(reason)); the token was removed."
+        case .refused(let status, let reason):
+            entry.apnsStatus = status
+            entry.apnsReason = reason?.rawValue
+            entry.message = "APNs refused the push (\(status)\(reason.map { " \($0)" } ?? "")); it is not retried."
+        case .gaveUp(let attempts, .answered(let status, let reason)):
+            entry.apnsStatus = status
+            entry.apnsReason = reason?.rawValue
+            entry.message = "APNs did not accept the push after \(attempts) tries (last: \(status)\(reason.map { " \($0)" } ?? ""))."
+        case .gaveUp(let attempts, .unreachable(let error)):
+            entry.message = "APNs could not be reached after \(attempts) tries (last: \(error.code.rawValue): \(error.message))."
+        case .credentialRejected(let reason):
+            entry.type = .invalidPushCredential
+            entry.apnsStatus = 403
+            entry.apnsReason = reason.rawValue
+            entry.message = "APNs rejected the app's provider token (403 \(reason)), even freshly signed; "
+                + "check the team id, key id and .p8 key. Delivery of this message stopped."
+        case .credentialUnusable:
+            entry.type = .invalidPushCredential
+            entry.message = "The app's APNs key cannot sign provider tokens (it must be a P-256 .p8 key); nothing was sent."
+        case .noCredential:
+            return noCredential(dispatch, devices: nil)
+        }
+        return entry
+    }
+
+    static func noCredential(_ dispatch: Dispatch, devices: Int?) -> ActivityLogEntry {
+        let count = devices.map { " to \($0) device\($0 == 1 ? "" : "s")" } ?? ""
+        return ActivityLogEntry(
+            type: .noPushCredential,
+            message: "The app has no APNs push credential (team id, key id and .p8 key), so the message was not sent\(count).",
+            activityID: dispatch.activityID, dispatchID: dispatch.id, externalID: dispatch.externalID)
+    }
+
+    static func noTokens(_ dispatch: Dispatch) -> ActivityLogEntry {
+        let message: String
+        switch (dispatch.event, dispatch.externalID) {
+        case (.start, _):
+            message = "None of the named users has a push-to-start token for this activity type; nothing was sent."
+        case (_, let externalID?):
+            message = "No device of user \"\(externalID)\" has registered a push token under activity_id \"\(dispatch.activityID)\" (or its tokens are over 12 hours old); nothing was sent."
+        case (_, nil):
+            message = "No device has registered a push token under activity_id \"\(dispatch.activityID)\" (or its tokens are over 12 hours old); nothing was sent."
+        }
+        return ActivityLogEntry(
+            type: .other, message: message, activityID: dispatch.activityID, dispatchID: dispatch.id,
+            externalID: dispatch.externalID)
+    }
+
+    static func expired(_ dispatch: Dispatch) -> ActivityLogEntry {
+        ActivityLogEntry(
+            type: .other,
+            message: "The message expired (apns-expiration \(format(milliseconds: Int64(dispatch.expiresAt.timeIntervalSince1970 * 1000)))) before it could be delivered.",
+            activityID: dispatch.activityID, dispatchID: dispatch.id, externalID: dispatch.externalID)
+    }
+
+    static func gaveUpOnDispatch(_ dispatch: Dispatch, attempts: Int, problem: PushResult.RetriableProblem?) -> ActivityLogEntry {
+        var entry = ActivityLogEntry(
+            type: .other, message: "", activityID: dispatch.activityID, dispatchID: dispatch.id,
+            externalID: dispatch.externalID)
+        let last: String
+        switch problem {
+        case .answered(let status, let reason)?:
+            entry.apnsStatus = status
+            entry.apnsReason = reason?.rawValue
+            last = "\(status)\(reason.map { " \($0)" } ?? "")"
+        case .unreachable(let error)?:
+            last = "\(error.code.rawValue): \(error.message)"
+        case nil:
+            last = "unknown"
+        }
+        entry.message = "Delivery stopped after \(attempts) attempts to reach APNs (last: \(last)); the devices not yet sent to were not sent."
+        return entry
+    }
+
+    static func format(milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}

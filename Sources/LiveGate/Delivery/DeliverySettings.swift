@@ -1,0 +1,37 @@
+/// How the delivery engine paces itself; `livegate serve` reads these from the environment.
+public struct DeliverySettings: Sendable {
+    /// Devices fetched per page of a fan-out (one query each), and recorded together.
+    public var pageSize: Int
+    /// Pushes waiting for APNs at once, across every dispatch this process delivers.
+    public var maximumPushesInFlight: Int
+    /// Dispatches one process delivers at once.
+    public var concurrentDispatches: Int
+    /// How long a claim holds without being renewed; a crashed worker's dispatches are taken over after it.
+    public var lease: Duration
+    /// How often to look for dispatches committed by other gateways (this one's own are seen at once).
+    public var pollInterval: Duration
+    /// One push, retried in place on 429, 5xx and transport failures.
+    public var pushRetry: RetryPolicy
+    /// A whole dispatch, handed back for later when APNs could not be reached at all.
+    public var dispatchRetry: RetryPolicy
+    /// Update tokens not refreshed for this long are not sent to and are retired (SPEC: 12 hours, the
+    /// longest a Live Activity lives).
+    public var tokenLifetime: Duration
+
+    public init(
+        pageSize: Int = 1_000, maximumPushesInFlight: Int = 1_000, concurrentDispatches: Int = 8,
+        lease: Duration = .seconds(60), pollInterval: Duration = .milliseconds(250),
+        pushRetry: RetryPolicy = .init(maximumAttempts: 4, baseDelay: .milliseconds(250), maximumDelay: .seconds(5)),
+        dispatchRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),
+        tokenLifetime: Duration = .seconds(12 * 3600)
+    ) {
+        self.pageSize = pageSize
+        self.maximumPushesInFlight = maximumPushesInFlight
+        self.concurrentDispatches = concurrentDispatches
+        self.lease = lease
+        self.pollInterval = pollInterval
+        self.pushRetry = pushRetry
+        self.dispatchRetry = dispatchRetry
+        self.tokenLifetime = tokenLifetime
+    }
+}

@@ -1,0 +1,155 @@
+import APNsCore
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// Delivers one claimed dispatch: checks the app can send, pages through its devices (fetching the
+/// next page while the current one is in flight), sends each page's pushes concurrently, and records
+/// each page before moving on, so a crash repeats at most one page and loses nothing.
+struct DispatchDelivery: Sendable {
+    /// How a delivery left the dispatch.
+    enum Ending: Sendable, Equatable {
+        case finished(DispatchStatus)
+        /// Handed back, to be claimed again later (APNs unreachable, or this gateway stopping).
+        case released
+        /// Another worker holds it now; this one stopped.
+        case leaseLost
+    }
+
+    let queue: any DeliveryQueue
+    let sending: PushSending
+    let settings: DeliverySettings
+    let worker: String
+    let logger: Logger
+    let isStopping: @Sendable () -> Bool
+
+    func deliver(_ claimed: ClaimedDispatch, app: App?) async throws -> Ending {
+        let dispatch = claimed.dispatch
+        guard let app else {
+            logger.warning("dispatch dropped: its app was deleted", metadata: ["dispatch_id": "\(dispatch.id)"])
+            return try await finish(claimed, .failed)
+        }
+        if dispatch.expiresAt < Date() {
+            return try await finish(claimed, .failed, log: [DeliveryLogEntries.expired(dispatch)])
+        }
+        guard app.credentials != nil else {
+            let devices = try await queue.targetCount(of: claimed, tokenLifetime: settings.tokenLifetime)
+            return try await finish(claimed, .failed, log: [DeliveryLogEntries.noCredential(dispatch, devices: devices)])
+        }
+        let leaseLost = NIOLockedValueBox(false)
+        return try await withThrowingTaskGroup(of: Ending?.self) { group in
+            group.addTask { await keepLease(dispatch.id, lost: leaseLost); return nil }
+            defer { group.cancelAll() }
+            return try await fanOut(claimed, app: app, leaseLost: { leaseLost.withLockedValue { $0 } })
+        }
+    }
+
+    private func fanOut(_ claimed: ClaimedDispatch, app: App, leaseLost: @Sendable () -> Bool) async throws -> Ending {
+        let dispatch = claimed.dispatch
+        var cursor = claimed.fanoutCursor
+        var page = try await nextPage(claimed, after: cursor)
+        if page.isEmpty {
+            return try await finish(claimed, .done, log: cursor == 0 ? [DeliveryLogEntries.noTokens(dispatch)] : [])
+        }
+        while true {
+            if leaseLost() { return .leaseLost }
+            if isStopping() { return try await release(dispatch.id, at: Date()) }
+            let pageEnd = page.last!.cursor
+            async let following = nextPage(claimed, after: pageEnd)
+            var outcome = await send(page, of: dispatch, app: app)
+            if let problem = outcome.credentialProblem {
+                guard try await record(claimed, outcome.progress) else { return .leaseLost }
+                return try await finish(claimed, .failed, log: [problem])
+            }
+            if let problem = outcome.unreachable {
+                return try await retryLater(claimed, cursor: cursor, outcome: &outcome, problem: problem)
+            }
+            guard try await record(claimed, outcome.progress) else { return .leaseLost }
+            cursor = pageEnd
+            page = try await following
+            if page.isEmpty { return try await finish(claimed, .done) }
+        }
+    }
+
+    /// Sends every push of a page at once (the in-flight limit paces them) and tallies the answers.
+    private func send(_ page: [FanoutTarget], of dispatch: Dispatch, app: App) async -> PageOutcome {
+        let results = await withTaskGroup(
+            of: (Int, PushResult, Int, LiveActivityPush).self,
+            returning: [(result: PushResult, retries: Int, push: LiveActivityPush)?].self
+        ) { group in
+            for (index, target) in page.enumerated() {
+                let push = LiveActivityPush(
+                    deviceToken: target.token, payload: dispatch.payload, priority: dispatch.priority,
+                    expiresAt: dispatch.expiresAt)
+                group.addTask {
+                    let (result, retries) = await sending.send(push, app: app)
+                    return (index, result, retries, push)
+                }
+            }
+            var results = [(result: PushResult, retries: Int, push: LiveActivityPush)?](repeating: nil, count: page.count)
+            for await (index, result, retries, push) in group { results[index] = (result, retries, push) }
+            return results
+        }
+        return PageOutcome(page: page, results: results.map { $0! }, dispatch: dispatch)
+    }
+
+    /// No push of the page reached APNs: hand the dispatch back for later, from the same page, unless it
+    /// has been tried enough or would expire first; then give up and say so in the log.
+    private func retryLater(
+        _ claimed: ClaimedDispatch, cursor: Int64, outcome: inout PageOutcome, problem: PushResult.RetriableProblem
+    ) async throws -> Ending {
+        let dispatch = claimed.dispatch
+        let retryAt = Date().addingTimeInterval(Self.seconds(settings.dispatchRetry.delay(afterAttempt: claimed.attempts)))
+        if claimed.attempts < settings.dispatchRetry.maximumAttempts, retryAt < dispatch.expiresAt {
+            var progress = FanoutProgress(cursor: cursor, retried: outcome.progress.retried)
+            progress.log = []
+            guard try await record(claimed, progress) else { return .leaseLost }
+            logger.warning(
+                "APNs unreachable; dispatch handed back for later",
+                metadata: ["dispatch_id": "\(dispatch.id)", "attempt": "\(claimed.attempts)", "retry_at": "\(retryAt)"])
+            return try await release(dispatch.id, at: retryAt)
+        }
+        guard try await record(claimed, outcome.progress) else { return .leaseLost }
+        return try await finish(
+            claimed, .failed, log: [DeliveryLogEntries.gaveUpOnDispatch(dispatch, attempts: claimed.attempts, problem: problem)])
+    }
+
+    private func nextPage(_ claimed: ClaimedDispatch, after cursor: Int64) async throws -> [FanoutTarget] {
+        try await queue.targets(of: claimed, after: cursor, limit: settings.pageSize, tokenLifetime: settings.tokenLifetime)
+    }
+
+    private func record(_ claimed: ClaimedDispatch, _ progress: FanoutProgress) async throws -> Bool {
+        try await queue.recordProgress(claimed, worker: worker, progress: progress, lease: settings.lease)
+    }
+
+    private func finish(_ claimed: ClaimedDispatch, _ status: DispatchStatus, log: [ActivityLogEntry] = []) async throws -> Ending {
+        try await queue.finish(claimed, worker: worker, status: status, log: log) ? .finished(status) : .leaseLost
+    }
+
+    private func release(_ id: UUID, at date: Date) async throws -> Ending {
+        try await queue.release(id, worker: worker, retryAt: date) ? .released : .leaseLost
+    }
+
+    /// Renews the lease every third of its length until cancelled; notes when another worker took it.
+    private func keepLease(_ id: UUID, lost: NIOLockedValueBox<Bool>) async {
+        while true {
+            do {
+                try await Task.sleep(for: settings.lease / 3)
+            } catch {
+                return
+            }
+            do {
+                if try await !queue.extendLease(id, worker: worker, lease: settings.lease) {
+                    lost.withLockedValue { $0 = true }
+                    return
+                }
+            } catch {
+                logger.warning("could not renew a delivery lease", metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
+            }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

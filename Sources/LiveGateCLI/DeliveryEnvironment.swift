@@ -1,0 +1,41 @@
+import ArgumentParser
+import LiveGate
+
+/// The delivery settings `livegate serve` reads from the environment (README's configuration reference).
+enum DeliveryEnvironment {
+    static func enabled() throws -> Bool {
+        switch Settings.environment["LIVEGATE_DELIVERY"]?.lowercased() {
+        case nil, "", "on", "true", "1": return true
+        case "off", "false", "0": return false
+        default: throw ValidationError("LIVEGATE_DELIVERY must be on or off")
+        }
+    }
+
+    static func settings() throws -> DeliverySettings {
+        var settings = DeliverySettings()
+        settings.pageSize = try Settings.integer("LIVEGATE_DELIVERY_PAGE_SIZE", default: settings.pageSize, range: 1...10_000)
+        settings.maximumPushesInFlight = try Settings.integer(
+            "LIVEGATE_DELIVERY_MAX_IN_FLIGHT", default: settings.maximumPushesInFlight, range: 1...100_000)
+        settings.concurrentDispatches = try Settings.integer(
+            "LIVEGATE_DELIVERY_CONCURRENT_DISPATCHES", default: settings.concurrentDispatches, range: 1...1_000)
+        settings.lease = .seconds(try Settings.integer("LIVEGATE_DELIVERY_LEASE_SECONDS", default: 60, range: 2...3600))
+        settings.pollInterval = .milliseconds(
+            try Settings.integer("LIVEGATE_DELIVERY_POLL_MILLISECONDS", default: 250, range: 10...60_000))
+        settings.pushRetry.maximumAttempts = try Settings.integer(
+            "LIVEGATE_DELIVERY_MAX_ATTEMPTS", default: settings.pushRetry.maximumAttempts, range: 1...20)
+        return settings
+    }
+
+    static func transport() throws -> HTTP2ClientConfiguration {
+        var transport = HTTP2ClientConfiguration()
+        transport.trustedCAFile = Settings.environment["LIVEGATE_APNS_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        transport.responseTimeoutMilliseconds = 1000 * (try Settings.integer(
+            "LIVEGATE_APNS_TIMEOUT_SECONDS", default: transport.responseTimeoutMilliseconds / 1000, range: 1...600))
+        return transport
+    }
+
+    static func activityLog() throws -> ActivityLogSettings {
+        ActivityLogSettings(
+            retention: .seconds(try Settings.integer("LIVEGATE_ACTIVITY_LOG_RETENTION_HOURS", default: 60, range: 1...8760) * 3600))
+    }
+}

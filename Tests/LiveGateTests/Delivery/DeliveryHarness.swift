@@ -1,0 +1,142 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiveGate
+import NIOConcurrencyHelpers
+import PostgresClient
+import Testing
+import TestSupport
+
+/// A test's own database, an APNs simulator over TLS that knows the app's key, a tenant whose app
+/// sends to it, and a delivery engine over the same database: messages go in through the real router
+/// and come out at the simulator through the real HTTP/2 client.
+struct DeliveryHarness {
+    let database: TestDatabase
+    let simulator: APNsSimulator
+    let tenant: Tenant
+    let engine: DeliveryEngine
+    /// The app's key, for apps made to share or break it.
+    let keys: TestKeyPair
+    let endpoint: APNsEndpoint
+
+    /// Quick retries, so tests of backoff take milliseconds.
+    static let testSettings = DeliverySettings(
+        pageSize: 100, maximumPushesInFlight: 64, concurrentDispatches: 4, lease: .seconds(30),
+        pollInterval: .milliseconds(50),
+        pushRetry: .init(maximumAttempts: 4, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(40)),
+        dispatchRetry: .init(maximumAttempts: 3, baseDelay: .seconds(60), maximumDelay: .seconds(600)))
+
+    static func with(
+        settings: DeliverySettings = testSettings, tokens: ProviderTokenCache = ProviderTokenCache(),
+        credentials: Bool = true, endpoint override: APNsEndpoint? = nil,
+        _ body: (DeliveryHarness) async throws -> Void
+    ) async throws {
+        let keys = try await TestKeyPair.make()
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer {
+            keys.remove()
+            certificate.remove()
+        }
+        let simulator = APNsSimulator(
+            configuration: SimulatorConfiguration(
+                tls: (certificate.certificateFile, certificate.keyFile),
+                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
+            logger: .quiet)
+        let port = try await simulator.start()
+        let endpoint = override ?? APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!
+        do {
+            try await TestDatabase.with(poolSize: 6) { database in
+                let workspace = try await database.makeWorkspace()
+                let app = try await database.makeApp(
+                    in: workspace, bundleID: APNsSimulatorTests.bundleID, endpoint: endpoint,
+                    credentials: credentials
+                        ? APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM) : nil)
+                let (_, secret) = try await database.makeKey(in: workspace)
+                let engine = DeliveryEngine(
+                    queue: PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
+                    sender: APNsSender(tokens: tokens, transport: .init(trustedCAFile: certificate.certificateFile)),
+                    settings: settings, logger: .quiet, worker: "test-worker")
+                let harness = DeliveryHarness(
+                    database: database, simulator: simulator, tenant: Tenant(workspace: workspace, app: app, secret: secret),
+                    engine: engine, keys: keys, endpoint: endpoint)
+                do {
+                    try await body(harness)
+                } catch {
+                    await engine.shutdown()
+                    throw error
+                }
+                await engine.shutdown()
+            }
+        } catch {
+            await simulator.stop()
+            throw error
+        }
+        await simulator.stop()
+    }
+
+    /// Calls the gateway's router, as the customer's server and the SDK would.
+    func api(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await TestGateway.app(database).test(.router) { client in try await body(client) }
+    }
+
+    /// Posts an update for the tenant's app and returns the dispatch id.
+    @discardableResult
+    func update(_ fields: String, activityID: String = "game-42") async throws -> String {
+        let body = #"{"app_id":"\#(tenant.app.identifier)","activity_id":"\#(activityID)",\#(fields)}"#
+        let id = NIOLockedValueBox<String?>(nil)
+        try await api { client in
+            let response = try await client.post("/messages/live_activity/update", body, key: tenant.secret)
+            #expect(response.status == .created, "\(String(buffer: response.body))")
+            id.withLockedValue { $0 = response.dispatchID }
+        }
+        return try #require(id.withLockedValue { $0 })
+    }
+
+    /// Registers an update token as the SDK does, through `POST /push_token_tag`.
+    func register(_ token: String, device: String, tag: String = "game-42", externalID: String? = nil) async throws {
+        let user = externalID.map { #","external_id":"\#($0)""# } ?? ""
+        let body = #"{"app_id":"\#(tenant.app.identifier)","device_id":"\#(device)","tag":"\#(tag)","push_token":"\#(token)"\#(user)}"#
+        try await api { client in
+            let response = try await client.post("/push_token_tag", body, key: nil)
+            #expect(response.status == .created, "\(String(buffer: response.body))")
+        }
+    }
+
+    /// The dispatch's delivery columns.
+    func dispatch(_ id: String) async throws -> PostgresRow {
+        try await database.pool.query(
+            """
+            SELECT status, sent_count, failed_count, retried_count, removed_count, attempts, fanout_cursor, payload,
+                   extract(epoch FROM expires_at)::bigint AS expires_epoch, next_attempt_at > now() AS waiting
+            FROM dispatches WHERE id = $1
+            """, [id])[0]
+    }
+
+    /// The activity log, oldest first.
+    func log() async throws -> PostgresRows {
+        try await database.pool.query(
+            """
+            SELECT workspace_id, app_id, type, message, activity_id, dispatch_id, external_id, masked_token,
+                   apns_status::int AS apns_status, apns_reason, apns_id
+            FROM message_activity_log ORDER BY id
+            """)
+    }
+
+    func tokens(tag: String = "game-42") async throws -> [String] {
+        try await database.pool.query(
+            "SELECT push_token FROM activity_tokens WHERE activity_id = $1 ORDER BY id", [tag]
+        ).map { try $0.require("push_token") }
+    }
+}
+
+/// A token of 32 bytes made of one repeated byte, e.g. `token(0x0a)`.
+func token(_ byte: Int) -> String {
+    String(repeating: String(format: "%02x", byte), count: 32)
+}
+
+/// A token of 32 bytes that encodes `index`, for fan-outs of many devices.
+func token(numbered index: Int) -> String {
+    String(repeating: "ab", count: 28) + String(format: "%08x", index)
+}
