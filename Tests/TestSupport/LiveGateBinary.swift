@@ -36,7 +36,8 @@ public enum LiveGateBinary {
         return process
     }
 
-    private static func environment(databaseURL: String, _ extra: [String: String]) -> [String: String] {
+    /// The test process's environment with the database and a quiet log level, plus `extra`.
+    public static func environment(databaseURL: String, _ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = databaseURL
         environment["LIVEGATE_LOG_LEVEL"] = environment["LIVEGATE_TEST_LOG_LEVEL"] ?? "warning"

@@ -49,7 +49,8 @@ psql "$DATABASE_URL" -qc "CREATE TABLE bench_dispatches (id bigserial PRIMARY KE
     activity_id text NOT NULL, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
 
 gateway_port=$(free_port)
-LIVEGATE_LOG_LEVEL=warning LIVEGATE_DB_POOL_SIZE=16 "$bin" serve --port "$gateway_port" >"$work/gateway.log" 2>&1 &
+# Acceptance only: delivery (bench/delivery measures it) would compete for the same two cores.
+LIVEGATE_DELIVERY=off LIVEGATE_LOG_LEVEL=warning LIVEGATE_DB_POOL_SIZE=16 "$bin" serve --port "$gateway_port" >"$work/gateway.log" 2>&1 &
 gateway_pid=$!
 for _ in $(seq 1 100); do
     curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break

@@ -6,14 +6,14 @@ final class BackgroundProcess: @unchecked Sendable {
     private let pid: pid_t
     private var stopped = false
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        pid = try ProcessSpawn.start(executable, arguments, actions: &actions)
+        pid = try ProcessSpawn.start(executable, arguments, environment: environment, actions: &actions)
     }
 
     deinit {
@@ -21,9 +21,14 @@ final class BackgroundProcess: @unchecked Sendable {
     }
 
     func stop() {
+        stop(signal: SIGTERM)
+    }
+
+    /// Sends `signal` (SIGKILL for a crash) and reaps the process.
+    func stop(signal: Int32) {
         guard !stopped else { return }
         stopped = true
-        kill(pid, SIGTERM)
+        kill(pid, signal)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }

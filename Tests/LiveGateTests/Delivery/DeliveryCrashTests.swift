@@ -1,0 +1,114 @@
+import APNsSimulator
+import Foundation
+import LiveGate
+import Testing
+import TestSupport
+
+@Suite("Delivery survives a crash")
+struct DeliveryCrashTests {
+    static let devices = 2_000
+
+    /// SIGKILL `livegate serve` in the middle of a 2,000-device fan-out, start another: every device
+    /// gets the push (some twice, which APNs' timestamps make harmless), none is missed, and the
+    /// dispatch's counts come out exact.
+    @Test func aGatewayKilledMidFanOutLosesNoPush() async throws {
+        let keys = try await TestKeyPair.make()
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer {
+            keys.remove()
+            certificate.remove()
+        }
+        let simulator = APNsSimulator(
+            configuration: SimulatorConfiguration(
+                tls: (certificate.certificateFile, certificate.keyFile),
+                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
+            logger: .quiet)
+        let simulatorPort = try await simulator.start()
+        let tokens = (0..<Self.devices).map { token(numbered: $0) }
+        // Slow answers and few pushes in flight stretch the fan-out over about two seconds.
+        for device in tokens { simulator.setBehavior(.delay(milliseconds: 20), for: device) }
+
+        do {
+            try await Self.crashAndResume(simulator: simulator, simulatorPort: simulatorPort, keys: keys, certificate: certificate, tokens: tokens)
+        } catch {
+            await simulator.stop()
+            throw error
+        }
+        await simulator.stop()
+    }
+
+    static func crashAndResume(
+        simulator: APNsSimulator, simulatorPort: Int, keys: TestKeyPair, certificate: TestKeyPair.Certificate, tokens: [String]
+    ) async throws {
+        try await TestDatabase.with { database in
+            let workspace = try await database.makeWorkspace()
+            let app = try await database.makeApp(
+                in: workspace, bundleID: APNsSimulatorTests.bundleID,
+                endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(simulatorPort)")!,
+                credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
+            let (_, secret) = try await database.makeKey(in: workspace)
+            try await database.pool.query(
+                """
+                INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
+                SELECT $1, 'final', 'device-' || i, t FROM unnest($2::text[]) WITH ORDINALITY AS d(t, i)
+                """, [app.id, tokens])
+            let environment = LiveGateBinary.environment(
+                databaseURL: database.connectionString,
+                [
+                    "LIVEGATE_APNS_CA_FILE": certificate.certificateFile, "LIVEGATE_DELIVERY_LEASE_SECONDS": "2",
+                    "LIVEGATE_DELIVERY_PAGE_SIZE": "100", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "20",
+                    "LIVEGATE_DELIVERY_POLL_MILLISECONDS": "100",
+                ])
+
+            let first = try await Self.startGateway(environment: environment)
+            let response = try await CurlHTTPClient.request(
+                "POST", "http://127.0.0.1:\(first.port)/messages/live_activity/update",
+                headers: ["Authorization": "Bearer \(secret)", "Content-Type": "application/json"],
+                body: Data(#"{"app_id":"\#(app.identifier)","activity_id":"final","content_state":{"home":2,"away":1}}"#.utf8))
+            #expect(response.status == 201)
+            try await Self.waitUntil("a few hundred pushes arrived") { Set(simulator.received.map(\.deviceToken)).count >= 300 }
+            first.process.stop(signal: SIGKILL)
+            let atCrash = Set(simulator.received.map(\.deviceToken)).count
+            #expect(atCrash < Self.devices, "the crash came in the middle of the fan-out")
+
+            let second = try await Self.startGateway(environment: environment)
+            defer { second.process.stop() }
+            try await Self.waitUntil("every device got the push", timeout: .seconds(60)) {
+                Set(simulator.received.map(\.deviceToken)).count == Self.devices
+            }
+            #expect(Set(simulator.received.map(\.deviceToken)) == Set(tokens))
+            try await Self.waitUntil("the dispatch is done") {
+                (try? await database.pool.query("SELECT status FROM dispatches")[0].require("status", as: String.self)) == "done"
+            }
+            let row = try await database.pool.query("SELECT sent_count, failed_count, attempts FROM dispatches")[0]
+            #expect(try row.require("sent_count", as: Int.self) == Self.devices, "each page recorded exactly once")
+            #expect(try row.require("failed_count", as: Int.self) == 0)
+            #expect(try row.require("attempts", as: Int.self) == 2, "claimed once by each gateway")
+        }
+    }
+
+    static func startGateway(environment: [String: String]) async throws -> (process: BackgroundProcess, port: Int) {
+        for _ in 0..<3 {
+            let port = LiveGateBinary.freePort()
+            let process = try BackgroundProcess(
+                LiveGateBinary.path, ["serve", "--host", "127.0.0.1", "--port", String(port)], environment: environment)
+            let healthy = try? await waitUntil("the gateway answers", timeout: .seconds(20)) {
+                (try? await CurlHTTPClient.request("GET", "http://127.0.0.1:\(port)/healthz"))?.status == 200
+            }
+            if healthy != nil { return (process, port) }
+            process.stop()
+        }
+        throw Subprocess.Failure(description: "livegate serve did not start")
+    }
+
+    static func waitUntil(
+        _ what: String, timeout: Duration = .seconds(30), _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw Subprocess.Failure(description: "timed out waiting until \(what)")
+    }
+}

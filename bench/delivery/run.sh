@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# bench/delivery: one `update` fanned out to 10,000 registered tokens by a running gateway, timed from
+# the `201` to the last push acknowledged (the dispatch's `completed_at`), side by side with h2load
+# posting the same payload 10,000 times to the same HTTP/2 receiver (nghttpd --echo-upload) in the same
+# run: what this machine can carry. Prints a table row per receiver; figures go to docs/benchmarks.md.
+#
+#   bench/delivery/run.sh [rounds, default 3] [receivers, default "tls"; "tls h2c" adds cleartext h2c]
+#
+# tls: nghttpd with a self-signed P-256 certificate, the gateway on https:// (h2 by ALPN, connections
+# reused and multiplexed, as with APNs). h2c: nghttpd --no-tls, the gateway on http://, where it opens
+# one connection per push (libcurl 7.88 cannot reuse an h2c connection), so it only shows that cost.
+#
+# Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH, if set, is passed as --scratch-path), starts
+# its own PostgreSQL cluster (default durability: fsync and synchronous_commit on), nghttpd and gateway,
+# and stops them all at the end. Each round runs the gateway's fan-out, then h2load in each shape; the
+# best and the median over rounds are reported, to damp the noise of a shared machine. The gateway
+# inherits the environment, so LIVEGATE_DELIVERY_* settings can be tried without editing this script.
+# LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/postgres.sh
+
+rounds="${1:-3}"
+receivers="${2:-tls}"
+tokens="${LIVEGATE_BENCH_TOKENS:-10000}"
+shapes=("-c 1 -m 100" "-c 4 -m 100" "-c 4 -m 250")
+wait_limit_seconds=120
+scratch=()
+if [ -n "${LIVEGATE_BENCH_SCRATCH:-}" ]; then scratch=(--scratch-path "$LIVEGATE_BENCH_SCRATCH"); fi
+
+scripts/install-deps.sh run >&2
+if ! command -v nghttpd >/dev/null || ! command -v h2load >/dev/null; then
+    scripts/install-deps.sh test >&2 # nghttp2-server (nghttpd) and nghttp2-client (h2load)
+fi
+
+echo "building livegate (release)..." >&2
+swift build -c release --product livegate "${scratch[@]}" >&2
+bin="$(swift build -c release --show-bin-path "${scratch[@]}")/livegate"
+
+work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
+chmod 755 "$work"
+pg_data="$work/postgres"
+pg_port=$(free_port)
+gateway_pid=""
+receiver_pids=()
+cleanup() {
+    if [ -n "$gateway_pid" ]; then kill "$gateway_pid" 2>/dev/null || true; wait "$gateway_pid" 2>/dev/null || true; fi
+    for pid in "${receiver_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    pg_stop "$pg_data"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() {
+    echo "bench/delivery: $*" >&2
+    if [ -f "$work/gateway.log" ]; then echo "--- last lines of the gateway's log:" >&2; tail -n 20 "$work/gateway.log" >&2; fi
+    exit 1
+}
+
+# Waits (at most 10 s) until something accepts TCP connections on 127.0.0.1:PORT.
+wait_for_port() {
+    for _ in $(seq 1 100); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    fail "nothing listens on port $1"
+}
+
+pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB
+psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
+sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
+"$bin" migrate >&2
+
+# The receiver's certificate (also the CA the gateway trusts) and the app's provider key. nghttpd
+# checks no provider token: it answers 200 to every POST and echoes the body.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
+
+workspace=$("$bin" workspace create --name Bench | tail -n 1)
+api_key=$("$bin" key create --workspace "$workspace" --name bench --permissions messages.live_activity.update | tail -n 1)
+
+declare -A receiver_port app_id
+for receiver in $receivers; do
+    port=$(free_port)
+    case "$receiver" in
+        tls)
+            nghttpd --address=127.0.0.1 --echo-upload "$port" "$work/key.pem" "$work/cert.pem" >/dev/null 2>&1 &
+            scheme=https ;;
+        h2c)
+            nghttpd --address=127.0.0.1 --echo-upload --no-tls "$port" >/dev/null 2>&1 &
+            scheme=http ;;
+        *) fail "unknown receiver '$receiver' (tls or h2c)" ;;
+    esac
+    receiver_pids+=($!)
+    wait_for_port "$port"
+    receiver_port[$receiver]=$port
+    app_id[$receiver]=$("$bin" app create --workspace "$workspace" --name "Bench $receiver" \
+        --bundle-id com.example.bench --team-id TEAM123456 --key-id KEY1234567 --key-file "$work/key.p8" \
+        --apns-endpoint "$scheme://127.0.0.1:$port" | tail -n 1)
+    # The audience: $tokens devices registered under one tag, written straight into the table.
+    sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
+         SELECT (SELECT id FROM apps WHERE app_identifier = '${app_id[$receiver]}'), 'bench-game',
+                'device-' || i, lpad(to_hex(i), 64, '0')
+         FROM generate_series(1, $tokens) i" >/dev/null
+done
+sql "VACUUM ANALYZE activity_tokens" >/dev/null
+
+gateway_port=$(free_port)
+LIVEGATE_LOG_LEVEL="${LIVEGATE_LOG_LEVEL:-warning}" LIVEGATE_APNS_CA_FILE="$work/cert.pem" \
+    "$bin" serve --port "$gateway_port" >"$work/gateway.log" 2>&1 &
+gateway_pid=$!
+for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null || fail "the gateway did not start"
+status_kib() { awk -v field="$1:" '$1 == field { print $2 }' "/proc/$gateway_pid/status"; }
+# utime + stime of a process, in milliseconds.
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }
+rss_idle_kib=$(status_kib VmRSS)
+
+minute=0
+# One fan-out: posts an update and waits until its dispatch is done. Prints
+# "pushes_per_second elapsed_ms retried gateway_cpu_ms receiver_cpu_ms dispatch_id".
+run_gateway() { # receiver
+    local receiver="$1" started code t0 id row status sent failed retried elapsed gw_cpu rx_cpu
+    gw_cpu=$(cpu_ms "$gateway_pid")
+    rx_cpu=$(cpu_ms "${receiver_pids[$2]}")
+    started=$EPOCHREALTIME
+    code=$(curl -sS -o "$work/update.json" -w '%{http_code} %{time_total}' \
+        -H "Authorization: Bearer $api_key" -H 'Content-Type: application/json' \
+        "http://127.0.0.1:$gateway_port/messages/live_activity/update" \
+        -d '{"app_id":"'"${app_id[$receiver]}"'","activity_id":"bench-game","content_state":{"home":1,"away":0,"minute":'"$minute"'}}')
+    # t0: when the 201 arrived (curl's clock starts a little after `started`, so t0 is if anything early).
+    t0=$(awk -v s="$started" -v t="${code#* }" 'BEGIN { printf "%.6f", s + t }')
+    [ "${code% *}" = 201 ] || fail "update answered ${code% *}: $(cat "$work/update.json")"
+    id=$(sed -n 's/.*"dispatch_id":"\([^"]*\)".*/\1/p' "$work/update.json")
+    [ -n "$id" ] || fail "no dispatch_id in $(cat "$work/update.json")"
+    # One psql session polls the row every 10 ms for at most $wait_limit_seconds (the timing itself
+    # comes from completed_at, so the polling interval does not enter it).
+    row=$(psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtA -F ' ' <<SQL
+DO \$\$
+DECLARE deadline timestamptz := clock_timestamp() + interval '$wait_limit_seconds seconds';
+BEGIN
+    WHILE clock_timestamp() < deadline
+          AND NOT EXISTS (SELECT 1 FROM dispatches WHERE id = '$id' AND status IN ('done', 'failed')) LOOP
+        PERFORM pg_sleep(0.01);
+    END LOOP;
+END \$\$;
+SELECT status, sent_count, failed_count, retried_count,
+       round(((extract(epoch FROM completed_at) - $t0) * 1000)::numeric, 1)
+FROM dispatches WHERE id = '$id';
+SQL
+)
+    read -r status sent failed retried elapsed <<<"$row"
+    [ "$status" = done ] || fail "dispatch $id is '$status' after ${wait_limit_seconds}s (sent $sent, failed $failed)"
+    [ "$sent" = "$tokens" ] && [ "$failed" = 0 ] || fail "dispatch $id: sent $sent, failed $failed (expected $tokens and 0)"
+    gw_cpu=$(( $(cpu_ms "$gateway_pid") - gw_cpu ))
+    rx_cpu=$(( $(cpu_ms "${receiver_pids[$2]}") - rx_cpu ))
+    awk -v n="$tokens" -v ms="$elapsed" -v r="$retried" -v g="$gw_cpu" -v x="$rx_cpu" -v id="$id" \
+        'BEGIN { printf "%d %.1f %d %d %d %s\n", n * 1000 / ms, ms, r, g, x, id }'
+}
+
+# h2load posting the dispatch's own APNs payload, with the gateway's headers, to the same receiver,
+# once per token path. Prints "requests_per_second receiver_cpu_ms".
+run_h2load() { # receiver receiver_index shape...
+    local receiver="$1" index="$2" out rps done_count rx_cpu
+    shift 2
+    rx_cpu=$(cpu_ms "${receiver_pids[$index]}")
+    # shellcheck disable=SC2086
+    out=$(h2load -n "$tokens" -t 1 "$@" -i "$work/uris-$receiver" -d "$work/payload.json" \
+        -H "authorization: bearer $fake_jwt" -H 'apns-push-type: liveactivity' \
+        -H 'apns-topic: com.example.bench.push-type.liveactivity' -H 'apns-priority: 10' \
+        -H "apns-expiration: $expiration" -H "apns-id: $(cat /proc/sys/kernel/random/uuid)" \
+        -H 'content-type: application/json' 2>&1) || fail "h2load failed: $out"
+    rx_cpu=$(( $(cpu_ms "${receiver_pids[$index]}") - rx_cpu ))
+    rps=$(awk '/^finished in/ { sub(/,/, "", $4); print int($4) }' <<<"$out")
+    done_count=$(awk '/^requests:/ { print $8 }' <<<"$out")
+    [ "$done_count" = "$tokens" ] || fail "h2load: $done_count of $tokens requests succeeded: $out"
+    echo "$rps $rx_cpu"
+}
+
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) }'; }
+
+echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}," \
+    "max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-1000}; idle RSS $((rss_idle_kib / 1024)) MiB" >&2
+summary=()
+index=0
+for receiver in $receivers; do
+    port=${receiver_port[$receiver]}
+    [ "$receiver" = tls ] && scheme=https || scheme=http
+    gw_all=(); h2_all=(); best_gw=0; best_h2=0; best_shape=""; best_elapsed=""; best_gw_cpu=""
+    for round in $(seq 1 "$rounds"); do
+        minute=$((minute + 1))
+        out=$(run_gateway "$receiver" "$index") || exit 1
+        read -r pps elapsed retried gw_cpu rx_cpu id <<<"$out"
+        echo "$receiver round $round: gateway $pps pushes/s ($elapsed ms, $retried retried; CPU: gateway $gw_cpu ms, nghttpd $rx_cpu ms)" >&2
+        gw_all+=("$pps")
+        if [ "$pps" -gt "$best_gw" ]; then best_gw=$pps; best_elapsed=$elapsed; best_gw_cpu=$gw_cpu; fi
+        if [ ! -f "$work/payload.json" ]; then
+            sql "SELECT payload FROM dispatches WHERE id = '$id'" | tr -d '\n' >"$work/payload.json"
+            expiration=$(sql "SELECT extract(epoch FROM expires_at)::bigint FROM dispatches WHERE id = '$id'")
+            # An ES256 provider token is about this long; the gateway sends one per connection (HPACK-indexed after).
+            fake_jwt="eyJhbGciOiJFUzI1NiIsImtpZCI6IktFWTEyMzQ1NjcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.$(head -c 64 /dev/urandom | base64 -w 0 | tr '+/' '-_' | tr -d '=')"
+        fi
+        if [ ! -f "$work/uris-$receiver" ]; then
+            seq 1 "$tokens" | awk -v base="$scheme://127.0.0.1:$port" '{ printf "%s/3/device/%064x\n", base, $1 }' >"$work/uris-$receiver"
+        fi
+        round_h2=0
+        for shape in "${shapes[@]}"; do
+            # shellcheck disable=SC2086
+            out=$(run_h2load "$receiver" "$index" $shape) || exit 1
+            read -r rps rx_cpu <<<"$out"
+            echo "$receiver round $round: h2load $shape: $rps req/s (CPU: nghttpd $rx_cpu ms)" >&2
+            [ "$rps" -gt "$round_h2" ] && round_h2=$rps
+            if [ "$rps" -gt "$best_h2" ]; then best_h2=$rps; best_shape=$shape; fi
+        done
+        h2_all+=("$round_h2")
+    done
+    med_gw=$(echo "${gw_all[*]}" | median)
+    med_h2=$(echo "${h2_all[*]}" | median)
+    ratio=$(awk -v g="$best_gw" -v h="$best_h2" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
+    med_ratio=$(awk -v g="$med_gw" -v h="$med_h2" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
+    hwm_kib=$(status_kib VmHWM)
+    summary+=("| $receiver | $best_gw | $med_gw | $best_h2 (\`$best_shape\`) | $med_h2 | ${ratio}× | ${med_ratio}× | $best_elapsed ms | $best_gw_cpu ms | $((hwm_kib / 1024)) MiB |")
+    index=$((index + 1))
+done
+
+echo "| receiver | gateway pushes/s (best) | (median) | h2load req/s (best, shape) | (median) | ratio (best) | ratio (median) | fan-out time (best) | gateway CPU (best) | gateway peak RSS |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${summary[@]}"
+echo
+echo "$tokens tokens per fan-out, $rounds rounds; gateway RSS idle before the first fan-out: $((rss_idle_kib / 1024)) MiB;" \
+    "peak RSS is VmHWM after the receiver's rounds (cumulative over the run)."
