@@ -10,9 +10,9 @@ import TestSupport
 enum TestGateway {
     static func app(
         _ database: TestDatabase, configuration: GatewayConfiguration = .init(),
-        clock: MessageClock = .system, logger: Logger = .quiet
+        clock: MessageClock = .system, logger: Logger = .quiet, doorbell: DeliveryDoorbell? = nil
     ) -> some ApplicationProtocol {
-        var dependencies = database.dependencies
+        var dependencies = GatewayDependencies.postgres(pool: database.pool, doorbell: doorbell)
         dependencies.clock = clock
         return buildApplication(
             configuration: configuration, dependencies: dependencies, logger: logger,

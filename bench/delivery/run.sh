@@ -82,15 +82,34 @@ openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p
 workspace=$("$bin" workspace create --name Bench | tail -n 1)
 api_key=$("$bin" key create --workspace "$workspace" --name bench --permissions messages.live_activity.update | tail -n 1)
 
+# nghttpd --echo-upload writes every request body to a temporary file under /tmp (a fixed path) and
+# sends it back from there. Where /tmp is on disk (Debian 12's default), that file system, shared with
+# everything else on the machine, becomes the receiver's bottleneck and its noise; so as root nghttpd
+# gets a private tmpfs on /tmp, in a mount namespace of its own (its certificate is opened relative to
+# its working folder, which the new mount does not hide). Elsewhere, or with LIVEGATE_BENCH_PRIVATE_TMP=0,
+# it runs as it is.
+private_tmp=no
+if [ "${LIVEGATE_BENCH_PRIVATE_TMP:-1}" != 0 ] && [ "$(id -u)" -eq 0 ] \
+    && unshare -m sh -c 'mount -t tmpfs tmpfs /tmp' 2>/dev/null; then
+    private_tmp=yes
+fi
+start_receiver() { # options... (started in $work, runs in the background)
+    if [ "$private_tmp" = yes ]; then
+        (cd "$work" && exec unshare -m sh -c 'mount -t tmpfs -o size=256m tmpfs /tmp && exec nghttpd "$@"' nghttpd "$@") &
+    else
+        (cd "$work" && exec nghttpd "$@") &
+    fi
+}
+
 declare -A receiver_port app_id
 for receiver in $receivers; do
     port=$(free_port)
     case "$receiver" in
         tls)
-            nghttpd --address=127.0.0.1 --echo-upload "$port" "$work/key.pem" "$work/cert.pem" >/dev/null 2>&1 &
+            start_receiver --address=127.0.0.1 --echo-upload "$port" key.pem cert.pem >/dev/null 2>&1
             scheme=https ;;
         h2c)
-            nghttpd --address=127.0.0.1 --echo-upload --no-tls "$port" >/dev/null 2>&1 &
+            start_receiver --address=127.0.0.1 --echo-upload --no-tls "$port" >/dev/null 2>&1
             scheme=http ;;
         *) fail "unknown receiver '$receiver' (tls or h2c)" ;;
     esac
@@ -186,7 +205,7 @@ run_h2load() { # receiver receiver_index shape...
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) }'; }
 
 echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}," \
-    "max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-1000}; idle RSS $((rss_idle_kib / 1024)) MiB" >&2
+    "max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-1000}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
 summary=()
 index=0
 for receiver in $receivers; do

@@ -49,27 +49,11 @@ public final class DeliveryEngine: Service, Sendable {
     public func run() async throws {
         logger.info("delivery started", metadata: ["worker": "\(worker)"])
         await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await self.ringEveryPollInterval() }
-                var rings = doorbell.rings.makeAsyncIterator()
-                while !isStopping {
-                    let free = settings.concurrentDispatches - active.withLockedValue { $0 }
-                    if free > 0 {
-                        do {
-                            for claimed in try await queue.claim(worker: worker, limit: free, lease: settings.lease) {
-                                active.withLockedValue { $0 += 1 }
-                                group.addTask {
-                                    _ = await self.deliver(claimed)
-                                    self.active.withLockedValue { $0 -= 1 }
-                                    self.doorbell.ring()
-                                }
-                            }
-                        } catch {
-                            logger.error("could not claim dispatches", metadata: ["error": "\(error)"])
-                        }
-                    }
-                    guard await rings.next() != nil else { break }
-                }
+            await withTaskGroup(of: Void.self) { ticker in
+                ticker.addTask { await self.ringEveryPollInterval() }
+                await claimAndDeliverUntilStopped()
+                // The ticker may be asleep for a whole poll interval: wake it to end.
+                ticker.cancelAll()
             }
         } onGracefulShutdown: {
             self.stopping.withLockedValue { $0 = true }
@@ -77,6 +61,32 @@ public final class DeliveryEngine: Service, Sendable {
         }
         await sender.shutdown()
         logger.info("delivery stopped", metadata: ["worker": "\(worker)"])
+    }
+
+    /// Claims what is due whenever the doorbell rings and a delivery slot is free; returns once
+    /// stopping, after every delivery under way has ended.
+    private func claimAndDeliverUntilStopped() async {
+        await withDiscardingTaskGroup { group in
+            var rings = doorbell.rings.makeAsyncIterator()
+            while !isStopping {
+                let free = settings.concurrentDispatches - active.withLockedValue { $0 }
+                if free > 0 {
+                    do {
+                        for claimed in try await queue.claim(worker: worker, limit: free, lease: settings.lease) {
+                            active.withLockedValue { $0 += 1 }
+                            group.addTask {
+                                _ = await self.deliver(claimed)
+                                self.active.withLockedValue { $0 -= 1 }
+                                self.doorbell.ring()
+                            }
+                        }
+                    } catch {
+                        logger.error("could not claim dispatches", metadata: ["error": "\(error)"])
+                    }
+                }
+                guard await rings.next() != nil else { break }
+            }
+        }
     }
 
     /// Delivers everything due now, then returns how many dispatches it handled: for tests and tools
@@ -126,7 +136,7 @@ public final class DeliveryEngine: Service, Sendable {
     }
 
     private func ringEveryPollInterval() async {
-        while !isStopping {
+        while !isStopping, !Task.isCancelled {
             try? await Task.sleep(for: settings.pollInterval)
             doorbell.ring()
         }

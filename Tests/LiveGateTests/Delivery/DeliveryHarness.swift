@@ -20,6 +20,11 @@ struct DeliveryHarness {
     /// The app's key, for apps made to share or break it.
     let keys: TestKeyPair
     let endpoint: APNsEndpoint
+    /// Rung by the router after each commit; wakes `engine` when it runs as a service.
+    let doorbell: DeliveryDoorbell
+    let certificate: TestKeyPair.Certificate
+    let tokenCache: ProviderTokenCache
+    let settings: DeliverySettings
 
     /// Quick retries, so tests of backoff take milliseconds.
     static let testSettings = DeliverySettings(
@@ -54,13 +59,15 @@ struct DeliveryHarness {
                     credentials: credentials
                         ? APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM) : nil)
                 let (_, secret) = try await database.makeKey(in: workspace)
+                let doorbell = DeliveryDoorbell()
                 let engine = DeliveryEngine(
                     queue: PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
                     sender: APNsSender(tokens: tokens, transport: .init(trustedCAFile: certificate.certificateFile)),
-                    settings: settings, logger: .quiet, worker: "test-worker")
+                    settings: settings, doorbell: doorbell, logger: .quiet, worker: "test-worker")
                 let harness = DeliveryHarness(
                     database: database, simulator: simulator, tenant: Tenant(workspace: workspace, app: app, secret: secret),
-                    engine: engine, keys: keys, endpoint: endpoint)
+                    engine: engine, keys: keys, endpoint: endpoint, doorbell: doorbell, certificate: certificate,
+                    tokenCache: tokens, settings: settings)
                 do {
                     try await body(harness)
                 } catch {
@@ -78,7 +85,15 @@ struct DeliveryHarness {
 
     /// Calls the gateway's router, as the customer's server and the SDK would.
     func api(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await TestGateway.app(database).test(.router) { client in try await body(client) }
+        try await TestGateway.app(database, doorbell: doorbell).test(.router) { client in try await body(client) }
+    }
+
+    /// Another engine (another gateway) over the same database and simulator, with its own doorbell.
+    func anotherEngine(worker: String) -> DeliveryEngine {
+        DeliveryEngine(
+            queue: PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
+            sender: APNsSender(tokens: tokenCache, transport: .init(trustedCAFile: certificate.certificateFile)),
+            settings: settings, logger: .quiet, worker: worker)
     }
 
     /// Posts an update for the tenant's app and returns the dispatch id.

@@ -1,0 +1,58 @@
+import Foundation
+import LiveGate
+import Testing
+import TestSupport
+
+@Suite("Delivery clean-up: stale tokens, log retention, finished dispatches")
+struct DeliveryMaintenanceTests {
+    @Test func tokensNotRefreshedForTwelveHoursAreNotSentAndAreRetired() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.register(token(0xa1), device: "fresh")
+            try await harness.register(token(0xa2), device: "stale")
+            try await harness.database.pool.query(
+                "UPDATE activity_tokens SET updated_at = now() - interval '12 hours 1 minute' WHERE device_id = 'stale'")
+            try await harness.update(#""content_state":{"n":1}"#)
+            try await harness.engine.deliverDue()
+            #expect(harness.simulator.received.map(\.deviceToken) == [token(0xa1)])
+
+            let report = try await DeliveryMaintenance(pool: harness.database.pool)
+                .run(tokenLifetime: .seconds(12 * 3600), retention: .seconds(60 * 3600))
+            #expect(report.retiredTokens == 1)
+            #expect(try await harness.tokens() == [token(0xa1)])
+        }
+    }
+
+    @Test func theLogAndFinishedDispatchesAreKeptForTheRetentionPeriod() async throws {
+        try await DeliveryHarness.with { harness in
+            // Two failures logged by real deliveries: one is then made 61 hours old, one stays recent.
+            let old = try await harness.update(#""content_state":{"n":1}"#, activityID: "nobody-1")
+            let recent = try await harness.update(#""content_state":{"n":2}"#, activityID: "nobody-2")
+            let pending = try await harness.update(#""content_state":{"n":3}"#, activityID: "nobody-3")
+            try await harness.database.pool.query("UPDATE dispatches SET next_attempt_at = now() + interval '1 hour' WHERE id = $1", [pending])
+            try await harness.engine.deliverDue()
+            #expect(try await harness.log().count == 2)
+            try await harness.database.pool.query(
+                "UPDATE message_activity_log SET occurred_at = now() - interval '61 hours' WHERE dispatch_id = $1", [old])
+            try await harness.database.pool.query(
+                "UPDATE dispatches SET completed_at = now() - interval '61 hours' WHERE id = $1", [old])
+            try await harness.database.pool.query(
+                "UPDATE message_activity_log_hours SET hour = hour - interval '62 hours'")
+            try await harness.database.pool.query(
+                """
+                INSERT INTO message_activity_log_hours (app_id, type, hour, workspace_id, total)
+                VALUES ($1, 'Other Live Activity errors', date_trunc('hour', now()), $2, 1)
+                """, [harness.tenant.app.id, harness.tenant.workspace.id])
+
+            let report = try await DeliveryMaintenance(pool: harness.database.pool)
+                .run(tokenLifetime: .seconds(12 * 3600), retention: .seconds(60 * 3600))
+            #expect(report.logEntries == 1)
+            #expect(report.logHours == 1)
+            #expect(report.dispatches == 1)
+            #expect(try await harness.log().map { try $0.require("dispatch_id", as: String.self) } == [recent.lowercased()])
+            let remaining = try await harness.database.pool.query("SELECT id FROM dispatches ORDER BY created_at")
+                .map { try $0.require("id", as: String.self) }
+            #expect(Set(remaining) == [recent.lowercased(), pending.lowercased()], "pending work is never purged")
+            #expect(try await harness.database.count("SELECT count(*) FROM message_activity_log_hours") == 1)
+        }
+    }
+}
