@@ -36,13 +36,7 @@ public final class APNsSimulator: Sendable {
 
     /// Starts listening; returns the port (useful with port 0).
     public func start() async throws -> Int {
-        let sslContext = try configuration.tls.map { tls in
-            var settings = TLSConfiguration.makeServerConfiguration(
-                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateFile).map { .certificate($0) },
-                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKeyFile, format: .pem)))
-            settings.applicationProtocols = ["h2"]
-            return try NIOSSLContext(configuration: settings)
-        }
+        let sslContext = try configuration.tls?.makeContext()
         let maximumStreams = configuration.maximumConcurrentStreams
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
