@@ -15,7 +15,9 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
             it serves HTTP/2 over TLS with a self-signed certificate made at start (point an app at \
             https://HOST:PORT and the gateway's LIVEGATE_APNS_CA_FILE at the certificate); with \
             --tls-certificate and --tls-key, over TLS with that certificate; otherwise HTTP/2 without TLS \
-            (http://HOST:PORT).
+            (http://HOST:PORT). Simulator-only control API, not part of APNs, on the same port: \
+            GET/DELETE /_sim/pushes (accepted pushes), PUT/DELETE /_sim/tokens/HEX with {"status":410}, \
+            {"status":500,"reason":"InternalServerError","times":1} or {"delay_ms":200}.
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
