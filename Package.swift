@@ -92,6 +92,7 @@ let package = Package(
             dependencies: [
                 "APNsCore",
                 "LiveGate",
+                "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

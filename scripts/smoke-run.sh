@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the README's run command end to end: it comes up on a fresh data folder, /healthz answers,
-# the demo key it prints authenticates, a token registration and an update are accepted, and Ctrl-C (SIGINT) stops the gateway and its PostgreSQL.
+# the demo key it prints authenticates, a token registration and an update are accepted, the update's
+# push reaches the APNs simulator over TLS, and Ctrl-C (SIGINT) stops the gateway and its PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/postgres.sh
@@ -59,9 +60,29 @@ status=$(curl -s -o "$work/update.json" -w '%{http_code}' -H "Authorization: Bea
 grep -q '"dispatch_id"' "$work/update.json" || fail "update answered without a dispatch_id: $(cat "$work/update.json")"
 grep -q '"errors"' "$work/update.json" && fail "update reported problems: $(cat "$work/update.json")"
 
+# The gateway delivers the update: the simulator (over TLS, with the certificate run.sh had it make)
+# lists the push for the registered token, with the update's content state.
+sim="https://127.0.0.1:$sim_port"
+push=""
+for _ in $(seq 1 40); do
+    if curl -sk --http2 -o "$work/pushes.json" "$sim/_sim/pushes" 2>/dev/null; then
+        push=$(python3 -c '
+import json, sys
+for push in json.load(open(sys.argv[1])):
+    if push["device_token"] == "aabbccdd":
+        print(json.dumps(push["payload"], separators=(",", ":")))
+        break
+' "$work/pushes.json") || fail "the simulator listed its pushes as $(cat "$work/pushes.json")"
+        [ -n "$push" ] && break
+    fi
+    sleep 0.5
+done
+[ -n "$push" ] || fail "no push for token aabbccdd reached the APNs simulator within 20 s: $(cat "$work/pushes.json" 2>/dev/null)"
+case "$push" in *'"event":"update"'*) ;; *) fail "the push is not an update: $push" ;; esac
+case "$push" in *'"content-state":{"home":1,"away":0}'*) ;; *) fail "the push lacks the update's content_state: $push" ;; esac
+
 # The APNs simulator answers like APNs: a push without a provider token is a 403.
-status=$(curl -s -o "$work/sim.json" -w '%{http_code}' --http2-prior-knowledge -X POST -d '{}' \
-    "http://127.0.0.1:$sim_port/3/device/aabbccdd")
+status=$(curl -sk --http2 -o "$work/sim.json" -w '%{http_code}' -X POST -d '{}' "$sim/3/device/aabbccdd")
 [ "$status" = 403 ] || fail "the APNs simulator answered $status: $(cat "$work/sim.json")"
 grep -q MissingProviderToken "$work/sim.json" || fail "the APNs simulator said $(cat "$work/sim.json")"
 
@@ -69,4 +90,4 @@ kill -INT -- "-$run_pid"
 for _ in $(seq 1 60); do kill -0 "$run_pid" 2>/dev/null || break; sleep 0.5; done
 kill -0 "$run_pid" 2>/dev/null && fail "run.sh did not stop on SIGINT"
 [ -f "$work/data/postgres/postmaster.pid" ] && fail "PostgreSQL was left running"
-echo "smoke-run: run command serves /healthz, prints a working demo key, and accepts a token and an update, with the APNs simulator up: ok"
+echo "smoke-run: run command serves /healthz, prints a working demo key, accepts a token and an update, and delivers the update to the APNs simulator: ok"

@@ -22,7 +22,7 @@ public final class APNsSimulator: Sendable {
     private let channel = NIOLockedValueBox<(any Channel)?>(nil)
     /// The simulator's clock; tests move it to make tokens look old.
     private let clock: @Sendable () -> Date
-    private let logger: Logger
+    let logger: Logger
 
     public init(
         configuration: SimulatorConfiguration, clock: @escaping @Sendable () -> Date = { Date() },
@@ -36,13 +36,7 @@ public final class APNsSimulator: Sendable {
 
     /// Starts listening; returns the port (useful with port 0).
     public func start() async throws -> Int {
-        let sslContext = try configuration.tls.map { tls in
-            var settings = TLSConfiguration.makeServerConfiguration(
-                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateFile).map { .certificate($0) },
-                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKeyFile, format: .pem)))
-            settings.applicationProtocols = ["h2"]
-            return try NIOSSLContext(configuration: settings)
-        }
+        let sslContext = try configuration.tls?.makeContext()
         let maximumStreams = configuration.maximumConcurrentStreams
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -88,6 +82,11 @@ public final class APNsSimulator: Sendable {
     /// How many pushes were refused, by reason.
     public var rejections: [String: Int] { state.withLockedValue { $0.rejections } }
 
+    /// Forgets the pushes received so far.
+    public func clearReceived() {
+        state.withLockedValue { $0.received.removeAll() }
+    }
+
     public func setBehavior(_ behavior: SimulatedBehavior?, for deviceToken: String) {
         state.withLockedValue { $0.behaviors[deviceToken.lowercased()] = behavior }
     }
@@ -97,7 +96,8 @@ public final class APNsSimulator: Sendable {
     struct Answer {
         var status: Int
         var body: [UInt8]
-        var apnsID: String
+        /// Nil for the control API's answers, which are not APNs's.
+        var apnsID: String?
         var delay: TimeAmount?
     }
 
@@ -116,16 +116,14 @@ public final class APNsSimulator: Sendable {
                 switch state.behaviors[token] {
                 case .unregistered?:
                     state.rejections["Unregistered", default: 0] += 1
-                    let millis = Int64(now.timeIntervalSince1970 * 1000)
-                    return Answer(
-                        status: 410, body: Array(#"{"reason":"Unregistered","timestamp":\#(millis)}"#.utf8), apnsID: apnsID)
+                    return Answer(status: 410, body: Self.reasonBody("Unregistered", status: 410, now: now), apnsID: apnsID)
                 case .fail(let status, let reason)?:
                     state.rejections[reason, default: 0] += 1
-                    return Answer(status: status, body: Self.reasonBody(reason), apnsID: apnsID)
+                    return Answer(status: status, body: Self.reasonBody(reason, status: status, now: now), apnsID: apnsID)
                 case .failFirst(let times, let status, let reason)? where times > 0:
                     state.behaviors[token] = times > 1 ? .failFirst(times: times - 1, status: status, reason: reason) : nil
                     state.rejections[reason, default: 0] += 1
-                    return Answer(status: status, body: Self.reasonBody(reason), apnsID: apnsID)
+                    return Answer(status: status, body: Self.reasonBody(reason, status: status, now: now), apnsID: apnsID)
                 case .delay(let milliseconds)?:
                     delay = .milliseconds(Int64(milliseconds))
                 default:
@@ -147,5 +145,11 @@ public final class APNsSimulator: Sendable {
 
     static func reasonBody(_ reason: String) -> [UInt8] {
         Array(#"{"reason":"\#(reason)"}"#.utf8)
+    }
+
+    /// APNs adds to a 410 the time (epoch milliseconds) it learned the token was no longer valid.
+    static func reasonBody(_ reason: String, status: Int, now: Date) -> [UInt8] {
+        guard status == 410 else { return reasonBody(reason) }
+        return Array(#"{"reason":"\#(reason)","timestamp":\#(Int64(now.timeIntervalSince1970 * 1000))}"#.utf8)
     }
 }

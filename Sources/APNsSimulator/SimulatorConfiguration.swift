@@ -16,15 +16,15 @@ public struct SimulatorConfiguration: Sendable {
     public var host: String
     /// 0: any free port (see `APNsSimulator.start()`).
     public var port: Int
-    /// PEM files for TLS (h2 by ALPN); nil serves HTTP/2 without TLS (prior knowledge).
-    public var tls: (certificateFile: String, privateKeyFile: String)?
+    /// TLS (h2 by ALPN) with this identity; nil serves HTTP/2 without TLS (prior knowledge).
+    public var tls: SimulatorTLS?
     /// By key id (the JWT's `kid`).
     public var providerKeys: [String: ProviderKey]
     /// SETTINGS_MAX_CONCURRENT_STREAMS, as APNs advertises it.
     public var maximumConcurrentStreams: Int
 
     public init(
-        host: String = "127.0.0.1", port: Int = 0, tls: (certificateFile: String, privateKeyFile: String)? = nil,
+        host: String = "127.0.0.1", port: Int = 0, tls: SimulatorTLS? = nil,
         providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500
     ) {
         self.host = host
@@ -32,5 +32,15 @@ public struct SimulatorConfiguration: Sendable {
         self.tls = tls
         self.providerKeys = providerKeys
         self.maximumConcurrentStreams = maximumConcurrentStreams
+    }
+
+    /// TLS with a certificate and key from PEM files, given as a pair.
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, tls files: (certificateFile: String, privateKeyFile: String),
+        providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500
+    ) {
+        self.init(
+            host: host, port: port, tls: SimulatorTLS.files(certificateFile: files.certificateFile, privateKeyFile: files.privateKeyFile),
+            providerKeys: providerKeys, maximumConcurrentStreams: maximumConcurrentStreams)
     }
 }

@@ -1,7 +1,8 @@
 import NIOCore
 import NIOHTTP1
 
-/// One HTTP/2 stream: collects the request, asks the simulator for the answer, writes it.
+/// One HTTP/2 stream: collects the request, asks the simulator (or, under `/_sim/`, its control API)
+/// for the answer, writes it.
 final class SimulatorStreamHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -25,7 +26,10 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
             guard let head else { return }
             var headers: [String: String] = [:]
             for (name, value) in head.headers { headers[name.lowercased()] = value }
-            let answer = simulator.answer(method: head.method.rawValue, path: head.uri, headers: headers, body: body)
+            let answer =
+                SimulatorControl.handles(path: head.uri)
+                ? SimulatorControl.answer(method: head.method.rawValue, path: head.uri, body: body, simulator: simulator)
+                : simulator.answer(method: head.method.rawValue, path: head.uri, headers: headers, body: body)
             if let delay = answer.delay {
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 context.eventLoop.scheduleTask(in: delay) {
@@ -39,7 +43,8 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     }
 
     private func write(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
-        var headers = HTTPHeaders([("apns-id", answer.apnsID)])
+        var headers = HTTPHeaders()
+        if let apnsID = answer.apnsID { headers.add(name: "apns-id", value: apnsID) }
         if !answer.body.isEmpty {
             headers.add(name: "content-type", value: "application/json")
             headers.add(name: "content-length", value: String(answer.body.count))

@@ -11,10 +11,41 @@
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 /* BIO_new_mem_buf takes a const void *; a named shim keeps the Swift call sites free of casts. */
 static inline BIO *lg_bio_from_bytes(const void *bytes, int length) {
     return BIO_new_mem_buf(bytes, length);
+}
+
+/* EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen, which Swift cannot call. */
+static inline EVP_PKEY *lg_p256_generate_key(void) {
+    return EVP_EC_gen("P-256");
+}
+
+/* BIO_get_mem_data is a macro over BIO_ctrl; the bytes stay owned by the BIO. */
+static inline long lg_bio_mem_contents(BIO *bio, const char **contents) {
+    char *start = NULL;
+    long length = BIO_get_mem_data(bio, &start);
+    *contents = start;
+    return length;
+}
+
+/* Adds one X.509 v3 extension, written as `openssl req -addext` takes it ("IP:127.0.0.1",
+   "critical,CA:FALSE"), to a self-signed certificate (issuer = subject). The zeroed context has no
+   config database (what the X509V3_set_ctx_nodb macro would say); the extension made here is freed
+   here, the certificate keeps its own copy. */
+static inline int lg_x509_add_extension(X509 *certificate, int nid, const char *value) {
+    X509V3_CTX context = {0};
+    X509V3_set_ctx(&context, certificate, certificate, NULL, NULL, 0);
+    X509_EXTENSION *extension = X509V3_EXT_conf_nid(NULL, &context, nid, value);
+    if (extension == NULL) {
+        return 0;
+    }
+    int added = X509_add_ext(certificate, extension, -1);
+    X509_EXTENSION_free(extension);
+    return added;
 }
 
 #endif

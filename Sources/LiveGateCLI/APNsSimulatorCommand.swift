@@ -11,13 +11,21 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
         abstract: "Serve an APNs look-alike for development and tests, until SIGINT or SIGTERM.",
         discussion: """
             Checks pushes as APNs does (path, topic, push type, priority, payload, and the provider token's \
-            ES256 signature against the keys given) and answers with APNs's statuses and reasons. Without \
-            --tls-certificate it serves HTTP/2 without TLS (point an app at http://HOST:PORT).
+            ES256 signature against the keys given) and answers with APNs's statuses and reasons. With --tls \
+            it serves HTTP/2 over TLS with a self-signed certificate made at start (point an app at \
+            https://HOST:PORT and the gateway's LIVEGATE_APNS_CA_FILE at the certificate); with \
+            --tls-certificate and --tls-key, over TLS with that certificate; otherwise HTTP/2 without TLS \
+            (http://HOST:PORT). Simulator-only control API, not part of APNs, on the same port: \
+            GET/DELETE /_sim/pushes (accepted pushes), PUT/DELETE /_sim/tokens/HEX with {"status":410}, \
+            {"status":500,"reason":"InternalServerError","times":1} or {"delay_ms":200}.
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 2197
-    @Option(help: "PEM certificate: serve HTTP/2 over TLS (with --tls-key).") var tlsCertificate: String?
+    @Flag(help: "Serve HTTP/2 over TLS with a self-signed certificate for --host, made at start.") var tls = false
+    @Option(help: "With --tls: write the certificate (PEM) here, for clients to trust; default a temporary file.")
+    var tlsCertificateOut: String?
+    @Option(help: "PEM certificate: serve HTTP/2 over TLS with it (with --tls-key).") var tlsCertificate: String?
     @Option(help: "PEM private key of the certificate.") var tlsKey: String?
     @Option(
         name: .customLong("provider-key"),
@@ -32,13 +40,10 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
             let pem = try String(contentsOfFile: parts[2], encoding: .utf8)
             keys[parts[0]] = .init(teamID: parts[1], publicKey: try P256PublicKey(publicOrPrivatePEM: pem))
         }
-        var tls: (certificateFile: String, privateKeyFile: String)?
-        switch (tlsCertificate, tlsKey) {
-        case (let certificate?, let key?): tls = (certificate, key)
-        case (nil, nil): tls = nil
-        default: throw ValidationError("--tls-certificate and --tls-key go together")
-        }
         let logger = Logger(label: "livegate.apns-sim")
+        let (tls, temporaryCertificate) = try makeTLS(logger: logger)
+        // A temporary certificate is of no use once its key is gone with this process.
+        defer { if let temporaryCertificate { try? FileManager.default.removeItem(atPath: temporaryCertificate) } }
         let simulator = APNsSimulator(
             configuration: SimulatorConfiguration(host: host, port: port, tls: tls, providerKeys: keys), logger: logger)
         let group = ServiceGroup(
@@ -46,6 +51,35 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
                 services: [SimulatorService(simulator: simulator, logger: logger)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// The TLS identity to serve with, if any, and the temporary certificate file made for it.
+    private func makeTLS(logger: Logger) throws -> (SimulatorTLS?, temporaryFile: String?) {
+        guard tls else {
+            guard let tlsCertificate, let tlsKey else { return (nil, nil) }
+            return (.files(certificateFile: tlsCertificate, privateKeyFile: tlsKey), nil)
+        }
+        // Written before the port opens, so a script that waits for the port finds the file.
+        let identity = try SelfSignedCertificate(host: host)
+        let path = tlsCertificateOut ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("livegate-apns-sim-\(UUID().uuidString.prefix(8).lowercased()).pem").path
+        try Data(identity.certificatePEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        logger.info(
+            "self-signed certificate written; clients trust it with LIVEGATE_APNS_CA_FILE",
+            metadata: ["path": "\(path)", "names": "\(identity.subjectAlternativeNames.joined(separator: ","))"])
+        return (.pem(certificate: identity.certificatePEM, privateKey: identity.privateKeyPEM), tlsCertificateOut == nil ? path : nil)
+    }
+
+    func validate() throws {
+        if tls, tlsCertificate != nil || tlsKey != nil {
+            throw ValidationError("--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both")
+        }
+        if tlsCertificateOut != nil, !tls {
+            throw ValidationError("--tls-certificate-out writes the certificate --tls makes: add --tls")
+        }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-certificate and --tls-key go together")
+        }
     }
 }
 
@@ -56,9 +90,10 @@ struct SimulatorService: Service {
 
     func run() async throws {
         let port = try await simulator.start()
+        let host = simulator.configuration.host
         logger.info(
             "APNs simulator listening",
-            metadata: ["port": "\(port)", "tls": "\(simulator.configuration.tls != nil)",
+            metadata: ["url": "\(simulator.configuration.tls == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)",
                        "keys": "\(simulator.configuration.providerKeys.keys.sorted().joined(separator: ","))"])
         try? await gracefulShutdown()
         await simulator.stop()

@@ -26,7 +26,7 @@ struct APNsSimulatorTests {
         }
         let simulator = APNsSimulator(
             configuration: SimulatorConfiguration(
-                tls: (certificate.certificateFile, certificate.keyFile),
+                tls: .files(certificateFile: certificate.certificateFile, privateKeyFile: certificate.keyFile),
                 providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
             clock: clock, logger: .quiet)
         let port = try await simulator.start()

@@ -1,0 +1,58 @@
+import APNsCore
+import LiveGate
+
+/// The simulator's own control API, for tests and scripts that run it as a separate process. It is
+/// not part of APNs. It lives under `/_sim/`, a path APNs never serves (APNs answers anything but
+/// `POST /3/device/…` with an error), so pushes still go through every APNs check.
+///
+/// - `GET /_sim/pushes`: the accepted pushes, oldest first; `DELETE /_sim/pushes` forgets them.
+/// - `PUT /_sim/tokens/<hex>` with `{"status":410}`, `{"status":500,"reason":"InternalServerError","times":1}`
+///   or `{"delay_ms":200}`: how pushes to that token are answered from now on (see
+///   `SimulatedBehavior(controlJSON:)`); `DELETE /_sim/tokens/<hex>` restores normal answers.
+enum SimulatorControl {
+    static func handles(path: String) -> Bool {
+        path == "/_sim" || path.hasPrefix("/_sim/")
+    }
+
+    static func answer(method: String, path: String, body: [UInt8], simulator: APNsSimulator) -> APNsSimulator.Answer {
+        let route = path.prefix { $0 != "?" }
+        if route == "/_sim/pushes" {
+            switch method {
+            case "GET": return json(200, .array(simulator.received.map(\.controlJSON)))
+            case "DELETE":
+                simulator.clearReceived()
+                return noContent
+            default: return problem(405, "\(route) takes GET or DELETE")
+            }
+        }
+        let tokens = "/_sim/tokens/"
+        if route.hasPrefix(tokens), !route.dropFirst(tokens.count).contains("/") {
+            let hex = String(route.dropFirst(tokens.count))
+            guard let token = PushToken(hex: hex) else { return problem(400, "'\(hex.prefix(80))' is not a device token in hex") }
+            switch method {
+            case "PUT":
+                let behavior: SimulatedBehavior
+                do { behavior = try SimulatedBehavior(controlJSON: body) } catch { return problem(400, error.description) }
+                simulator.setBehavior(behavior, for: token.hex)
+                simulator.logger.info("token behavior set", metadata: ["token": "\(token.masked)", "behavior": "\(behavior)"])
+                return json(200, behavior.controlJSON)
+            case "DELETE":
+                simulator.setBehavior(nil, for: token.hex)
+                simulator.logger.info("token behavior cleared", metadata: ["token": "\(token.masked)"])
+                return noContent
+            default: return problem(405, "/_sim/tokens/<hex> takes PUT or DELETE")
+            }
+        }
+        return problem(404, "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes and /_sim/tokens/<hex>")
+    }
+
+    private static let noContent = APNsSimulator.Answer(status: 204, body: [])
+
+    private static func json(_ status: Int, _ value: JSONValue) -> APNsSimulator.Answer {
+        APNsSimulator.Answer(status: status, body: value.serialized())
+    }
+
+    private static func problem(_ status: Int, _ message: String) -> APNsSimulator.Answer {
+        json(status, .object(["error": .string(message)]))
+    }
+}

@@ -1,0 +1,199 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import LiveGate
+import Testing
+import TestSupport
+
+@Suite("APNs simulator control API (/_sim/)")
+struct APNsSimulatorControlTests {
+    /// A simulator over TLS with a certificate it made (`SelfSignedCertificate`), an app whose pushes go
+    /// to it, a sender that trusts that certificate, and a control client that does too.
+    static func withSimulator(
+        _ body: (_ simulator: APNsSimulator, _ app: App, _ sender: APNsSender, _ control: SimulatorControlClient) async throws -> Void
+    ) async throws {
+        let keys = try await TestKeyPair.make()
+        defer { keys.remove() }
+        let identity = try SelfSignedCertificate(host: "127.0.0.1")
+        let caFile = keys.folder.appendingPathComponent("simulator.pem").path
+        try Data(identity.certificatePEM.utf8).write(to: URL(fileURLWithPath: caFile))
+        let simulator = APNsSimulator(
+            configuration: SimulatorConfiguration(
+                tls: .pem(certificate: identity.certificatePEM, privateKey: identity.privateKeyPEM),
+                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
+            logger: .quiet)
+        let port = try await simulator.start()
+        let sender = APNsSender(transport: .init(trustedCAFile: caFile))
+        let control = SimulatorControlClient(port: port, caFile: caFile)
+        let failure: (any Error)?
+        do {
+            try await TestDatabase.with { database in
+                let app = try await database.makeApp(
+                    in: try await database.makeWorkspace(), bundleID: APNsSimulatorTests.bundleID,
+                    endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!,
+                    credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
+                try await body(simulator, app, sender, control)
+            }
+            failure = nil
+        } catch {
+            failure = error
+        }
+        await control.shutdown()
+        await sender.shutdown()
+        await simulator.stop()
+        if let failure { throw failure }
+    }
+
+    static let delivered = APNsDelivery.answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000"))
+
+    @Test func acceptedPushesAreListedAndCleared() async throws {
+        try await Self.withSimulator { _, app, sender, control in
+            let token = String(repeating: "a1", count: 32)
+            let push = APNsSimulatorTests.push(token)
+            #expect(await sender.send(push, app: app) == Self.delivered)
+
+            let listed = try await control.request("GET", "/_sim/pushes")
+            #expect(listed.status == 200)
+            #expect(listed.headers["content-type"] == "application/json")
+            #expect(listed.headers["apns-id"] == nil, "control answers are not APNs answers")
+            // The payload comes back as sent: same keys in the same order, same number spellings.
+            #expect(listed.text.contains(#""payload":\#(String(decoding: push.payload, as: UTF8.self))"#), "\(listed.text)")
+            let pushes = try await control.pushes()
+            #expect(pushes.count == 1)
+            let first = try #require(pushes.first)
+            #expect(first["device_token"] as? String == token)
+            let headers = try #require(first["headers"] as? [String: String])
+            #expect(headers["apns-topic"] == "\(APNsSimulatorTests.bundleID).push-type.liveactivity")
+            #expect(headers["apns-push-type"] == "liveactivity")
+            #expect(headers["apns-priority"] == "5")
+            #expect(headers["apns-expiration"] == "1685995200")
+            #expect(headers["apns-id"] == "123e4567-e89b-12d3-a456-426614174000")
+            let authorization = try #require(headers["authorization"])
+            #expect(authorization.hasPrefix("bearer ey") && authorization.hasSuffix(".(signature omitted)"), "\(authorization)")
+            #expect(authorization.split(separator: ".").count == 3)
+            let aps = try #require((first["payload"] as? [String: Any])?["aps"] as? [String: Any])
+            #expect(aps["event"] as? String == "update")
+            #expect((aps["content-state"] as? [String: Any])?["eventDescription"] as? String == "Power Panda found a sword!")
+            let format = ISO8601DateFormatter()
+            format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let receivedAt = try #require((first["received_at"] as? String).flatMap { format.date(from: $0) })
+            #expect(abs(receivedAt.timeIntervalSinceNow) < 60)
+
+            let cleared = try await control.request("DELETE", "/_sim/pushes")
+            #expect(cleared.status == 204)
+            #expect(cleared.body.isEmpty)
+            #expect(try await control.request("GET", "/_sim/pushes").text == "[]")
+        }
+    }
+
+    @Test func aTokenMadeToAnswer410AndBackToNormal() async throws {
+        try await Self.withSimulator { simulator, app, sender, control in
+            let token = String(repeating: "b2", count: 32)
+            let set = try await control.request("PUT", "/_sim/tokens/\(token.uppercased())", body: #"{"status":410}"#)
+            #expect(set.status == 200)
+            #expect(set.text == #"{"status":410,"reason":"Unregistered"}"#)
+            guard case .answered(.removeToken(410, .unregistered, let timestamp?)) = await sender.send(APNsSimulatorTests.push(token), app: app) else {
+                Issue.record("410 Unregistered with a timestamp expected")
+                return
+            }
+            #expect(abs(Double(timestamp) / 1000 - Date().timeIntervalSince1970) < 60)
+
+            let cleared = try await control.request("DELETE", "/_sim/tokens/\(token)")
+            #expect(cleared.status == 204)
+            #expect(await sender.send(APNsSimulatorTests.push(token), app: app) == Self.delivered)
+            #expect(simulator.received.map(\.deviceToken) == [token])
+            #expect(simulator.rejections["Unregistered"] == 1)
+        }
+    }
+
+    @Test func chosenStatusesForSomeTimesOrAlways() async throws {
+        try await Self.withSimulator { _, app, sender, control in
+            let flaky = String(repeating: "c3", count: 32)
+            let throttled = String(repeating: "d4", count: 32)
+            let expired = String(repeating: "e5", count: 32)
+            let once = try await control.request(
+                "PUT", "/_sim/tokens/\(flaky)", body: #"{"status":500,"reason":"InternalServerError","times":1}"#)
+            #expect(once.text == #"{"status":500,"reason":"InternalServerError","times":1}"#)
+            #expect(try await control.request("PUT", "/_sim/tokens/\(throttled)", body: #"{"status":429}"#).text
+                == #"{"status":429,"reason":"TooManyRequests"}"#)
+            #expect(try await control.request("PUT", "/_sim/tokens/\(expired)", body: #"{"status":410,"reason":"ExpiredToken"}"#).text
+                == #"{"status":410,"reason":"ExpiredToken"}"#)
+
+            #expect(await sender.send(APNsSimulatorTests.push(flaky), app: app) == .answered(.retryLater(status: 500, reason: .internalServerError)))
+            #expect(await sender.send(APNsSimulatorTests.push(flaky), app: app) == Self.delivered)
+            for _ in 0..<2 {
+                #expect(await sender.send(APNsSimulatorTests.push(throttled), app: app) == .answered(.retryLater(status: 429, reason: .tooManyRequests)))
+            }
+            guard case .answered(.removeToken(410, .expiredToken, _?)) = await sender.send(APNsSimulatorTests.push(expired), app: app) else {
+                Issue.record("410 ExpiredToken with a timestamp expected")
+                return
+            }
+            #expect(try await control.pushes().map { $0["device_token"] as? String } == [flaky])
+        }
+    }
+
+    @Test func aDelayedAnswer() async throws {
+        try await Self.withSimulator { _, app, sender, control in
+            let token = String(repeating: "f6", count: 32)
+            let set = try await control.request("PUT", "/_sim/tokens/\(token)", body: #"{"delay_ms":300}"#)
+            #expect(set.text == #"{"delay_ms":300}"#)
+            let started = ContinuousClock.now
+            #expect(await sender.send(APNsSimulatorTests.push(token), app: app) == Self.delivered)
+            #expect(ContinuousClock.now - started >= .milliseconds(300))
+        }
+    }
+
+    /// Each refused with a status and a message saying what to send instead; none changes anything.
+    static let badRequests: [(method: String, path: String, body: String?, status: Int, answer: String)] = [
+        ("PUT", "/_sim/tokens/zz", #"{"status":410}"#, 400, #"{"error":"'zz' is not a device token in hex"}"#),
+        ("PUT", "/_sim/tokens/aabb", "[]", 400,
+         #"{"error":"the body must be a JSON object such as {\"status\":410} or {\"delay_ms\":200}"}"#),
+        ("PUT", "/_sim/tokens/aabb", "{}", 400, #"{"error":"give status (with reason, times) or delay_ms"}"#),
+        ("PUT", "/_sim/tokens/aabb", #"{"colour":"red"}"#, 400,
+         #"{"error":"unknown field 'colour': use status, reason, times or delay_ms"}"#),
+        ("PUT", "/_sim/tokens/aabb", #"{"status":410,"delay_ms":5}"#, 400,
+         #"{"error":"delay_ms cannot be combined with status, reason or times"}"#),
+        ("PUT", "/_sim/tokens/aabb", #"{"status":200}"#, 400, #"{"error":"status must be an integer from 400 to 599"}"#),
+        ("PUT", "/_sim/tokens/aabb", #"{"status":"410"}"#, 400, #"{"error":"status must be an integer from 400 to 599"}"#),
+        ("PUT", "/_sim/tokens/aabb", #"{"status":418}"#, 400, #"{"error":"status 418 has no usual APNs reason: give one in reason"}"#),
+        ("PUT", "/_sim/tokens/aabb", #"{"status":500,"reason":"a\"b"}"#, 400,
+         #"{"error":"reason must be an APNs reason such as \"Unregistered\" (letters and digits)"}"#),
+        ("PUT", "/_sim/tokens/aabb", #"{"status":500,"times":0}"#, 400, #"{"error":"times must be an integer from 1 to 1000000"}"#),
+        ("PUT", "/_sim/tokens/aabb", #"{"delay_ms":1.5}"#, 400, #"{"error":"delay_ms must be an integer from 0 to 600000"}"#),
+        ("GET", "/_sim/tokens/aabb", nil, 405, #"{"error":"/_sim/tokens/<hex> takes PUT or DELETE"}"#),
+        ("POST", "/_sim/pushes", "{}", 405, #"{"error":"/_sim/pushes takes GET or DELETE"}"#),
+        ("GET", "/_sim/nothing", nil, 404,
+         #"{"error":"no simulator endpoint GET /_sim/nothing: see /_sim/pushes and /_sim/tokens/<hex>"}"#),
+        ("GET", "/_sim/tokens/aabb/cc", nil, 404,
+         #"{"error":"no simulator endpoint GET /_sim/tokens/aabb/cc: see /_sim/pushes and /_sim/tokens/<hex>"}"#),
+    ]
+
+    @Test func badControlRequestsAreRefusedClearly() async throws {
+        try await Self.withSimulator { _, app, sender, control in
+            for bad in Self.badRequests {
+                let response = try await control.request(bad.method, bad.path, body: bad.body)
+                #expect(response.status == bad.status, "\(bad.method) \(bad.path) \(bad.body ?? "")")
+                #expect(response.text == bad.answer, "\(bad.method) \(bad.path) \(bad.body ?? "")")
+                #expect(response.headers["content-type"] == "application/json")
+            }
+            // Nothing changed: a push to the token is delivered as usual.
+            #expect(await sender.send(APNsSimulatorTests.push("aabb"), app: app) == Self.delivered)
+        }
+    }
+
+    /// The control API sits beside APNs's checks, not in front of them.
+    @Test func pushesStillGetEveryAPNsCheck() async throws {
+        try await Self.withSimulator { simulator, _, _, control in
+            let token = String(repeating: "07", count: 32)
+            _ = try await control.request("PUT", "/_sim/tokens/\(token)", body: #"{"delay_ms":0}"#)
+            let unsigned = try await control.request("POST", "/3/device/\(token)", body: #"{"aps":{}}"#)
+            #expect(unsigned.status == 403)
+            #expect(unsigned.text == #"{"reason":"MissingProviderToken"}"#)
+            #expect(unsigned.headers["apns-id"] != nil)
+            let outside = try await control.request("POST", "/3/device/_sim/pushes", body: "{}")
+            #expect(outside.status == 400)
+            #expect(outside.text == #"{"reason":"BadDeviceToken"}"#)
+            #expect(simulator.received.isEmpty)
+        }
+    }
+}

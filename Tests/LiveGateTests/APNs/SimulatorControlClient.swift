@@ -1,0 +1,46 @@
+import Foundation
+import LiveGate
+
+/// Calls a simulator's `/_sim/` control API over HTTPS, trusting the simulator's certificate, as a
+/// test or script that runs it as a separate process would.
+final class SimulatorControlClient {
+    let baseURL: String
+    /// Dropped at `shutdown()`: the client's connections close only when it goes, and a TLS server
+    /// stopped while one is open waits (NIOSSL: 5 s) for the client's close_notify.
+    private var client: CurlHTTP2Client?
+
+    init(port: Int, caFile: String) {
+        baseURL = "https://127.0.0.1:\(port)"
+        client = CurlHTTP2Client(configuration: .init(responseTimeoutMilliseconds: 10_000, trustedCAFile: caFile))
+    }
+
+    func request(_ method: String, _ path: String, body: String? = nil) async throws -> HTTP2Response {
+        guard let client else { throw ControlFailure(description: "the control client is shut down") }
+        return try await client.send(
+            HTTP2Request(
+                url: baseURL + path, method: method, headers: body == nil ? [] : [("content-type", "application/json")],
+                body: Array((body ?? "").utf8)))
+    }
+
+    /// `GET /_sim/pushes`, parsed; fails the test's expectations through the thrown error otherwise.
+    func pushes() async throws -> [[String: Any]] {
+        let response = try await request("GET", "/_sim/pushes")
+        guard response.status == 200, let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]] else {
+            throw ControlFailure(description: "GET /_sim/pushes answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return list
+    }
+
+    func shutdown() async {
+        await client?.shutdown()
+        client = nil
+    }
+
+    struct ControlFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+extension HTTP2Response {
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
