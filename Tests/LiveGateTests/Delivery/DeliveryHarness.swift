@@ -124,7 +124,7 @@ struct DeliveryHarness {
         try await database.pool.query(
             """
             SELECT status, sent_count, failed_count, retried_count, removed_count, attempts, fanout_cursor, payload,
-                   extract(epoch FROM expires_at)::bigint AS expires_epoch, next_attempt_at > now() AS waiting
+                   floor(extract(epoch FROM expires_at))::bigint AS expires_epoch, next_attempt_at > now() AS waiting
             FROM dispatches WHERE id = $1
             """, [id])[0]
     }

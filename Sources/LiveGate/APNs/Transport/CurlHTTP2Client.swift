@@ -17,7 +17,9 @@ public final class CurlHTTP2Client: Sendable {
     private struct Inbox {
         var queue: [CurlTransfer] = []
         var isShutDown = false
-        var stopped: CheckedContinuation<Void, Never>?
+        /// Callers of `shutdown()` waiting for the thread to close everything.
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Set by the thread before it frees the multi handle: from then on nobody may wake it.
         var hasStopped = false
     }
 
@@ -42,14 +44,14 @@ public final class CurlHTTP2Client: Sendable {
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
         try await withCheckedThrowingContinuation { continuation in
             let transfer = CurlTransfer(request: request, continuation: continuation)
+            // Woken under the lock, so the wake-up cannot reach a multi handle the thread has freed.
             let accepted = inbox.withLockedValue { inbox -> Bool in
                 guard !inbox.isShutDown else { return false }
                 inbox.queue.append(transfer)
+                curl_multi_wakeup(multi.handle)
                 return true
             }
-            if accepted {
-                curl_multi_wakeup(multi.handle)
-            } else {
+            if !accepted {
                 continuation.resume(throwing: HTTP2TransportError(.shutDown, "the HTTP/2 client is shut down"))
             }
         }
@@ -61,10 +63,11 @@ public final class CurlHTTP2Client: Sendable {
             let alreadyStopped = inbox.withLockedValue { inbox -> Bool in
                 inbox.isShutDown = true
                 if inbox.hasStopped { return true }
-                inbox.stopped = continuation
+                inbox.stopWaiters.append(continuation)
+                curl_multi_wakeup(multi.handle)
                 return false
             }
-            if alreadyStopped { continuation.resume() } else { curl_multi_wakeup(multi.handle) }
+            if alreadyStopped { continuation.resume() }
         }
     }
 
@@ -118,16 +121,19 @@ public final class CurlHTTP2Client: Sendable {
             curl_multi_poll(multi.handle, nil, 0, 1000, nil)
         }
         for easy in idle { curl_easy_cleanup(easy) }
-        let waiter = inbox.withLockedValue { inbox -> CheckedContinuation<Void, Never>? in
+        let waiters = inbox.withLockedValue { inbox -> [CheckedContinuation<Void, Never>] in
             inbox.hasStopped = true
-            defer { inbox.stopped = nil }
-            return inbox.stopped
+            defer { inbox.stopWaiters = [] }
+            return inbox.stopWaiters
         }
-        waiter?.resume()
+        // Closes the connections now, not whenever the client object goes away.
+        multi.cleanup()
+        for waiter in waiters { waiter.resume() }
     }
 }
 
-/// The multi handle, freed once when the client goes (after its thread has stopped using it).
+/// The multi handle. The client's thread owns it and frees it once, when it stops; other threads only
+/// wake it (`curl_multi_wakeup` is thread-safe), under the client's lock and never after that.
 final class CurlMultiHandle: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
@@ -139,7 +145,8 @@ final class CurlMultiHandle: @unchecked Sendable {
         lg_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, configuration.maximumStreamsPerConnection)
     }
 
-    deinit {
+    /// Called once, by the client's thread as it ends.
+    func cleanup() {
         curl_multi_cleanup(handle)
     }
 }
