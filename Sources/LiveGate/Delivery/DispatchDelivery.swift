@@ -56,13 +56,13 @@ struct DispatchDelivery: Sendable {
             if isStopping() { return try await release(dispatch.id, at: Date()) }
             let pageEnd = page.last!.cursor
             async let following = nextPage(claimed, after: pageEnd)
-            var outcome = await send(page, of: dispatch, app: app)
+            let outcome = await send(page, of: dispatch, app: app)
             if let problem = outcome.credentialProblem {
                 guard try await record(claimed, outcome.progress) else { return .leaseLost }
                 return try await finish(claimed, .failed, log: [problem])
             }
             if let problem = outcome.unreachable {
-                return try await retryLater(claimed, cursor: cursor, outcome: &outcome, problem: problem)
+                return try await retryLater(claimed, cursor: cursor, outcome: outcome, problem: problem)
             }
             guard try await record(claimed, outcome.progress) else { return .leaseLost }
             cursor = pageEnd
@@ -96,13 +96,13 @@ struct DispatchDelivery: Sendable {
     /// No push of the page reached APNs: hand the dispatch back for later, from the same page, unless it
     /// has been tried enough or would expire first; then give up and say so in the log.
     private func retryLater(
-        _ claimed: ClaimedDispatch, cursor: Int64, outcome: inout PageOutcome, problem: PushResult.RetriableProblem
+        _ claimed: ClaimedDispatch, cursor: Int64, outcome: PageOutcome, problem: PushResult.RetriableProblem
     ) async throws -> Ending {
         let dispatch = claimed.dispatch
         let retryAt = Date().addingTimeInterval(Self.seconds(settings.dispatchRetry.delay(afterAttempt: claimed.attempts)))
         if claimed.attempts < settings.dispatchRetry.maximumAttempts, retryAt < dispatch.expiresAt {
-            var progress = FanoutProgress(cursor: cursor, retried: outcome.progress.retried)
-            progress.log = []
+            // The cursor stays: the page is sent again next time. Only the retries are counted now.
+            let progress = FanoutProgress(cursor: cursor, retried: outcome.progress.retried)
             guard try await record(claimed, progress) else { return .leaseLost }
             logger.warning(
                 "APNs unreachable; dispatch handed back for later",
