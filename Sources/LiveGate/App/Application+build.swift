@@ -32,6 +32,8 @@ public func buildRouter(
         LiveActivityController(
             authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, clock: dependencies.clock
         ).routes)
+    router.addRoutes(
+        ActivityLogController(authenticator: authenticator, apps: apps, log: dependencies.activityLog).routes)
     extraRoutes(router, authenticator)
 
     routeTable.load(from: router)

@@ -7,18 +7,20 @@ public struct GatewayDependencies: Sendable {
     public var apiKeys: any APIKeyRepository
     public var tokens: any TokenRegistry
     public var dispatches: any DispatchStore
+    public var activityLog: any ActivityLogRepository
     /// Tests set a fixed time to check payload timestamps exactly.
     public var clock: MessageClock = .system
 
     public init(
         pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
-        tokens: any TokenRegistry, dispatches: any DispatchStore
+        tokens: any TokenRegistry, dispatches: any DispatchStore, activityLog: any ActivityLogRepository
     ) {
         self.pool = pool
         self.tenancy = tenancy
         self.apiKeys = apiKeys
         self.tokens = tokens
         self.dispatches = dispatches
+        self.activityLog = activityLog
     }
 
     /// The PostgreSQL-backed repositories over one pool; `doorbell` wakes this process's delivery engine
@@ -29,6 +31,7 @@ public struct GatewayDependencies: Sendable {
         GatewayDependencies(
             pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
             tokens: PostgresTokenRegistry(pool: pool),
-            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, doorbell: doorbell))
+            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, doorbell: doorbell),
+            activityLog: PostgresActivityLog(pool: pool))
     }
 }

@@ -1,0 +1,43 @@
+import APNsCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `GET /message_activity_log` (SPEC §8): the calling key's workspace's log, newest first, filtered and
+/// paged. Another workspace's app is answered exactly like an unknown one.
+public struct ActivityLogController: Sendable {
+    let authenticator: APIKeyAuthenticator
+    let apps: AppDirectory
+    let log: any ActivityLogRepository
+
+    public init(authenticator: APIKeyAuthenticator, apps: AppDirectory, log: any ActivityLogRepository) {
+        self.authenticator = authenticator
+        self.apps = apps
+        self.log = log
+    }
+
+    public var routes: RouteCollection<LiveGateRequestContext> {
+        let routes = RouteCollection(context: LiveGateRequestContext.self)
+        routes.group("/message_activity_log")
+            .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .messageActivityLogRead))
+            .get(use: list)
+        return routes
+    }
+
+    @Sendable func list(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
+        guard let key = context.apiKey else { throw APIError.missingKey }
+        let query = try ActivityLogQuery.parse(request.uri.queryParameters)
+        var appID: UUID?
+        if let identifier = query.appIdentifier {
+            guard let app = try await apps.app(identifier: identifier), app.workspaceID == key.workspaceID else {
+                throw APIError(.badRequest, "Invalid request: unknown app_id", errors: ["app_id '\(identifier)' is not an app of this workspace"])
+            }
+            appID = app.id
+        }
+        let page = try await log.page(workspaceID: key.workspaceID, appID: appID, query: query)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: ActivityLogJSON.body(of: page))))
+    }
+}
