@@ -3,14 +3,6 @@ import LiveGate
 
 /// The delivery settings `livegate serve` reads from the environment (README's configuration reference).
 enum DeliveryEnvironment {
-    static func enabled() throws -> Bool {
-        switch Settings.environment["LIVEGATE_DELIVERY"]?.lowercased() {
-        case nil, "", "on", "true", "1": return true
-        case "off", "false", "0": return false
-        default: throw ValidationError("LIVEGATE_DELIVERY must be on or off")
-        }
-    }
-
     static func settings() throws -> DeliverySettings {
         var settings = DeliverySettings()
         settings.pageSize = try Settings.integer("LIVEGATE_DELIVERY_PAGE_SIZE", default: settings.pageSize, range: 1...10_000)

@@ -23,7 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
                 "LIVEGATE_MAX_BODY_BYTES", default: GatewayConfiguration.defaultMaxRequestBodyBytes, range: 1024...(64 << 20)),
             trustedProxies: try Settings.networks("LIVEGATE_TRUSTED_PROXIES"),
             lookupCacheTimeToLive: .seconds(
-                Int64(try Settings.integer("LIVEGATE_LOOKUP_CACHE_SECONDS", default: 5, range: 0...3600))))
+                Int64(try Settings.integer("LIVEGATE_LOOKUP_CACHE_SECONDS", default: 5, range: 0...3600))),
+            rateLimiting: try Settings.switch("LIVEGATE_RATE_LIMITS", default: true))
         let dispatchCommit = DispatchCommitSettings(
             maximumConcurrentStatements: try Settings.integer("LIVEGATE_COMMIT_STATEMENTS", default: 1, range: 1...64),
             maximumRowsPerStatement: try Settings.integer("LIVEGATE_COMMIT_BATCH_ROWS", default: 128, range: 1...1000))
@@ -43,12 +44,13 @@ struct ServeCommand: AsyncParsableCommand {
         // stop, then the pool closes.
         var services: [any Service] = [
             PostgresPoolService(pool: pool),
+            QuotaReturnService(limiter: dependencies.rateLimiter),
             IdempotencyKeyPurgeService(pool: pool, logger: logger),
             DeliveryMaintenanceService(
                 pool: pool, tokenLifetime: delivery.tokenLifetime, logSettings: try DeliveryEnvironment.activityLog(),
                 logger: logger),
         ]
-        if try DeliveryEnvironment.enabled() {
+        if try Settings.switch("LIVEGATE_DELIVERY", default: true) {
             services.append(
                 DeliveryEngine(
                     queue: PostgresDeliveryQueue(pool: pool), tenancy: dependencies.tenancy,

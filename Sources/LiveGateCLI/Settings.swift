@@ -29,6 +29,16 @@ enum Settings {
         return parsed
     }
 
+    /// `on`/`off` (or true/false, 1/0).
+    static func `switch`(_ name: String, default value: Bool) throws -> Bool {
+        switch environment[name]?.lowercased() {
+        case nil, "": return value
+        case "on", "true", "1": return true
+        case "off", "false", "0": return false
+        default: throw ValidationError("\(name) must be on or off")
+        }
+    }
+
     static func networks(_ name: String) throws -> [IPNetwork] {
         guard let text = environment[name], !text.isEmpty else { return [] }
         return try text.split(separator: ",").map { entry in

@@ -28,9 +28,16 @@ public func buildRouter(
     router.addRoutes(HealthController(pool: dependencies.pool).routes)
     router.addRoutes(APIKeyController(authenticator: authenticator).routes)
     router.addRoutes(PushTokenTagController(apps: apps, tokens: dependencies.tokens).routes)
+    let rateLimit = configuration.rateLimiting
+        ? RateLimitMiddleware(
+            limiter: dependencies.rateLimiter,
+            limits: WorkspaceLimits(repository: dependencies.tenancy, cacheTimeToLive: configuration.lookupCacheTimeToLive),
+            clock: dependencies.clock)
+        : nil
     router.addRoutes(
         LiveActivityController(
-            authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, clock: dependencies.clock
+            authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, clock: dependencies.clock,
+            rateLimit: rateLimit
         ).routes)
     router.addRoutes(
         ActivityLogController(authenticator: authenticator, apps: apps, log: dependencies.activityLog).routes)

@@ -14,6 +14,8 @@ public struct GatewayConfiguration: Sendable {
     public var serverName: String
     /// How long API keys and apps are kept in memory: a revoked key or a changed app is seen within this.
     public var lookupCacheTimeToLive: TimeAmount
+    /// Per-workspace hourly limits on the message endpoints (off only to measure what they cost).
+    public var rateLimiting: Bool
 
     public init(
         host: String = "127.0.0.1",
@@ -21,7 +23,8 @@ public struct GatewayConfiguration: Sendable {
         maxRequestBodyBytes: Int = defaultMaxRequestBodyBytes,
         trustedProxies: [IPNetwork] = [],
         serverName: String = "livegate",
-        lookupCacheTimeToLive: TimeAmount = .seconds(5)
+        lookupCacheTimeToLive: TimeAmount = .seconds(5),
+        rateLimiting: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -29,5 +32,6 @@ public struct GatewayConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.serverName = serverName
         self.lookupCacheTimeToLive = lookupCacheTimeToLive
+        self.rateLimiting = rateLimiting
     }
 }

@@ -8,12 +8,15 @@ public struct GatewayDependencies: Sendable {
     public var tokens: any TokenRegistry
     public var dispatches: any DispatchStore
     public var activityLog: any ActivityLogRepository
+    /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
+    public var rateLimiter: RateLimiter
     /// Tests set a fixed time to check payload timestamps exactly.
     public var clock: MessageClock = .system
 
     public init(
         pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
-        tokens: any TokenRegistry, dispatches: any DispatchStore, activityLog: any ActivityLogRepository
+        tokens: any TokenRegistry, dispatches: any DispatchStore, activityLog: any ActivityLogRepository,
+        rateLimiter: RateLimiter
     ) {
         self.pool = pool
         self.tenancy = tenancy
@@ -21,6 +24,7 @@ public struct GatewayDependencies: Sendable {
         self.tokens = tokens
         self.dispatches = dispatches
         self.activityLog = activityLog
+        self.rateLimiter = rateLimiter
     }
 
     /// The PostgreSQL-backed repositories over one pool; `doorbell` wakes this process's delivery engine
@@ -32,6 +36,6 @@ public struct GatewayDependencies: Sendable {
             pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
             tokens: PostgresTokenRegistry(pool: pool),
             dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, doorbell: doorbell),
-            activityLog: PostgresActivityLog(pool: pool))
+            activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)))
     }
 }

@@ -18,22 +18,34 @@ public struct ErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            return try error.response(from: request, context: context)
-        } catch let error as any HTTPResponseError {
-            return try translate(error, request: request, context: context).response(from: request, context: context)
-        } catch is DecodingError {
-            return try APIError(.badRequest, "Request body is not valid JSON").response(from: request, context: context)
         } catch {
-            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "reason": "\(error)"])
-            return try APIError(.internalServerError, "Internal server error").response(from: request, context: context)
+            return try Self.apiError(for: error, request: request, context: context, routes: routes)
+                .response(from: request, context: context)
         }
     }
 
-    private func translate(_ error: any HTTPResponseError, request: Request, context: Context) -> APIError {
+    /// The Braze-shaped error for anything a handler threw; unexpected failures are logged here.
+    /// `routes` lets a 404 on a known path become a 405.
+    static func apiError(for error: any Error, request: Request, context: Context, routes: RouteTable?) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as any HTTPResponseError:
+            return translate(error, request: request, context: context, routes: routes)
+        case is DecodingError:
+            return APIError(.badRequest, "Request body is not valid JSON")
+        default:
+            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "reason": "\(error)"])
+            return APIError(.internalServerError, "Internal server error")
+        }
+    }
+
+    private static func translate(
+        _ error: any HTTPResponseError, request: Request, context: Context, routes: RouteTable?
+    ) -> APIError {
         switch error.status {
         case .notFound:
-            let allowed = routes.methods(forPath: request.uri.path)
+            let allowed = routes?.methods(forPath: request.uri.path) ?? []
             if !allowed.isEmpty {
                 var headers = HTTPFields()
                 headers[.allow] = allowed.map(\.rawValue).sorted().joined(separator: ", ")

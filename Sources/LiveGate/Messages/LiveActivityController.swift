@@ -9,22 +9,34 @@ public struct LiveActivityController: Sendable {
     let apps: AppDirectory
     let dispatches: any DispatchStore
     let clock: MessageClock
+    /// Nil: no rate limit (for measuring what the limiter costs).
+    let rateLimit: RateLimitMiddleware?
 
-    public init(authenticator: APIKeyAuthenticator, apps: AppDirectory, dispatches: any DispatchStore, clock: MessageClock = .system) {
+    public init(
+        authenticator: APIKeyAuthenticator, apps: AppDirectory, dispatches: any DispatchStore, clock: MessageClock = .system,
+        rateLimit: RateLimitMiddleware? = nil
+    ) {
         self.authenticator = authenticator
         self.apps = apps
         self.dispatches = dispatches
         self.clock = clock
+        self.rateLimit = rateLimit
     }
 
     public var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
-        routes.group("/messages/live_activity/update")
-            .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .liveActivityUpdate))
-            .post(use: update)
-        routes.group("/messages/live_activity/start")
-            .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .liveActivityStart))
-            .post(use: start)
+        // Start and update share the workspace's one hourly limit.
+        for (path, permission, handler) in [
+            ("/messages/live_activity/update", APIKeyPermission.liveActivityUpdate, update),
+            ("/messages/live_activity/start", .liveActivityStart, start),
+        ] as [(RouterPath, APIKeyPermission, @Sendable (Request, LiveGateRequestContext) async throws -> Response)] {
+            let group = routes.group(path).add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: permission))
+            if let rateLimit {
+                group.add(middleware: rateLimit).post(use: handler)
+            } else {
+                group.post(use: handler)
+            }
+        }
         return routes
     }
 

@@ -1,0 +1,154 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Counts requests against each workspace's hourly limit (clock hours, UTC) without a database write
+/// per request: it leases blocks of the window's quota from the `QuotaStore` and spends them in memory.
+///
+/// The store never hands out more than the limit, so gateways sharing a database never let a workspace
+/// exceed it. The price is the opposite error: near the end of a window a gateway may refuse a request
+/// while another still holds an unspent block. Blocks are at most `maximumBlock` and shrink to a
+/// sixteenth of what is left, so at most (gateways − 1) × min(maximumBlock, limit / 16) requests of a
+/// window are refused early, and a gateway that stops returns its unspent quota.
+public final class RateLimiter: Sendable {
+    private struct Window {
+        var start: Int64
+        var limit: Int
+        /// Leased to this gateway, not yet spent.
+        var available = 0
+        /// The store's total for the window after this gateway's last lease.
+        var windowTotal = 0
+        var isLeasing = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// After a lease came back empty, refuse without asking again until then.
+        var spentUntil: NIODeadline?
+
+        init(start: Int64, limit: Int) {
+            self.start = start
+            self.limit = limit
+        }
+    }
+
+    private enum Step {
+        case decided(RateLimitDecision)
+        case waitForLease(start: Int64)
+        case lease(start: Int64, wanted: Int)
+    }
+
+    public static let windowSeconds: Int64 = 3600
+
+    let store: any QuotaStore
+    let maximumBlock: Int
+    /// How long a spent window is believed spent before the store is asked again (another gateway may
+    /// have returned quota, or the limit been raised).
+    let spentRecheck: TimeAmount
+    private let windows = NIOLockedValueBox([UUID: Window]())
+
+    public init(store: any QuotaStore, maximumBlock: Int = 100, spentRecheck: TimeAmount = .seconds(1)) {
+        self.store = store
+        self.maximumBlock = maximumBlock
+        self.spentRecheck = spentRecheck
+    }
+
+    /// Counts one request of `workspaceID` at `now` against `limit`, or refuses it.
+    public func acquire(workspaceID: UUID, limit: Int, now: Date) async throws -> RateLimitDecision {
+        let requestWindow = Self.windowStart(now)
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
+        while true {
+            let (step, orphans) = windows.withLockedValue { windows -> (Step, [CheckedContinuation<Void, Never>]) in
+                var orphans: [CheckedContinuation<Void, Never>] = []
+                var window: Window
+                if let existing = windows[workspaceID], existing.start >= requestWindow {
+                    // A request stamped just before the hour turned counts in the new hour.
+                    window = existing
+                } else {
+                    // A new hour: whoever waited on the old hour's lease looks again.
+                    orphans = windows[workspaceID]?.waiters ?? []
+                    window = Window(start: requestWindow, limit: limit)
+                }
+                defer { windows[workspaceID] = window }
+                window.limit = limit
+                let resetAt = window.start + Self.windowSeconds
+                let retryAfter = max(1, resetAt - second)
+                if window.available > 0 {
+                    window.available -= 1
+                    let remaining = max(0, limit - window.windowTotal + window.available)
+                    return (.decided(.init(allowed: true, limit: limit, remaining: remaining, resetAt: resetAt, retryAfter: retryAfter)), orphans)
+                }
+                if let until = window.spentUntil, NIODeadline.now() < until {
+                    return (.decided(.init(allowed: false, limit: limit, remaining: 0, resetAt: resetAt, retryAfter: retryAfter)), orphans)
+                }
+                if window.isLeasing { return (.waitForLease(start: window.start), orphans) }
+                window.isLeasing = true
+                return (.lease(start: window.start, wanted: max(1, min(maximumBlock, (limit - window.windowTotal) / 16))), orphans)
+            }
+            for orphan in orphans { orphan.resume() }
+            switch step {
+            case .decided(let decision):
+                return decision
+            case .waitForLease(let start):
+                await waitForLease(workspaceID: workspaceID, start: start)
+            case .lease(let start, let wanted):
+                let lease: QuotaLease
+                do {
+                    lease = try await store.lease(
+                        workspaceID: workspaceID, window: Date(timeIntervalSince1970: TimeInterval(start)), wanted: wanted,
+                        limit: limit)
+                } catch {
+                    finishLease(workspaceID: workspaceID, start: start, lease: nil)
+                    throw error
+                }
+                finishLease(workspaceID: workspaceID, start: start, lease: lease)
+            }
+        }
+    }
+
+    /// Returns every unspent block of the current windows to the store (when the gateway stops).
+    public func giveBackUnspent(now: Date) async {
+        let start = Self.windowStart(now)
+        let unspent = windows.withLockedValue { windows -> [(UUID, Int)] in
+            defer { windows = [:] }
+            return windows.compactMap { $0.value.start == start && $0.value.available > 0 ? ($0.key, $0.value.available) : nil }
+        }
+        for (workspaceID, count) in unspent {
+            try? await store.giveBack(
+                workspaceID: workspaceID, window: Date(timeIntervalSince1970: TimeInterval(start)), count: count)
+        }
+    }
+
+    static func windowStart(_ date: Date) -> Int64 {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        return seconds - ((seconds % windowSeconds) + windowSeconds) % windowSeconds
+    }
+
+    /// One request leases at a time per workspace; the others wait for its result, then look again.
+    private func waitForLease(workspaceID: UUID, start: Int64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiting = windows.withLockedValue { windows -> Bool in
+                guard var window = windows[workspaceID], window.start == start, window.isLeasing else { return false }
+                window.waiters.append(continuation)
+                windows[workspaceID] = window
+                return true
+            }
+            if !waiting { continuation.resume() }
+        }
+    }
+
+    private func finishLease(workspaceID: UUID, start: Int64, lease: QuotaLease?) {
+        let waiters = windows.withLockedValue { windows -> [CheckedContinuation<Void, Never>] in
+            // The hour may have turned while the lease was out: the lease belonged to a window now gone,
+            // whose waiters were already sent to look again.
+            guard var window = windows[workspaceID], window.start == start else { return [] }
+            defer { windows[workspaceID] = window }
+            window.isLeasing = false
+            if let lease {
+                window.available += lease.leased
+                window.windowTotal = lease.windowTotal
+                window.spentUntil = lease.leased == 0 ? NIODeadline.now() + spentRecheck : nil
+            }
+            defer { window.waiters = [] }
+            return window.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
