@@ -46,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
             PostgresPoolService(pool: pool),
             QuotaReturnService(limiter: dependencies.rateLimiter),
             IdempotencyKeyPurgeService(pool: pool, logger: logger),
-            DeliveryMaintenanceService(
+            HousekeepingService(
                 pool: pool, tokenLifetime: delivery.tokenLifetime, logSettings: try DeliveryEnvironment.activityLog(),
                 logger: logger),
         ]

@@ -3,8 +3,8 @@ import LiveGate
 import Testing
 import TestSupport
 
-@Suite("Delivery clean-up: stale tokens, log retention, finished dispatches")
-struct DeliveryMaintenanceTests {
+@Suite("Housekeeping: stale tokens, log retention, finished dispatches, past quota windows")
+struct HousekeepingTests {
     @Test func tokensNotRefreshedForTwelveHoursAreNotSentAndAreRetired() async throws {
         try await DeliveryHarness.with { harness in
             try await harness.register(token(0xa1), device: "fresh")
@@ -15,7 +15,7 @@ struct DeliveryMaintenanceTests {
             try await harness.engine.deliverDue()
             #expect(harness.simulator.received.map(\.deviceToken) == [token(0xa1)])
 
-            let report = try await DeliveryMaintenance(pool: harness.database.pool)
+            let report = try await Housekeeping(pool: harness.database.pool)
                 .run(tokenLifetime: .seconds(12 * 3600), retention: .seconds(60 * 3600))
             #expect(report.retiredTokens == 1)
             #expect(try await harness.tokens() == [token(0xa1)])
@@ -43,7 +43,7 @@ struct DeliveryMaintenanceTests {
                 VALUES ($1, 'Other Live Activity errors', date_trunc('hour', now()), $2, 1)
                 """, [harness.tenant.app.id, harness.tenant.workspace.id])
 
-            let report = try await DeliveryMaintenance(pool: harness.database.pool)
+            let report = try await Housekeeping(pool: harness.database.pool)
                 .run(tokenLifetime: .seconds(12 * 3600), retention: .seconds(60 * 3600))
             #expect(report.logEntries == 1)
             #expect(report.logHours == 1)
@@ -53,6 +53,21 @@ struct DeliveryMaintenanceTests {
                 .map { try $0.require("id", as: String.self) }
             #expect(Set(remaining) == [recent.lowercased(), pending.lowercased()], "pending work is never purged")
             #expect(try await harness.database.count("SELECT count(*) FROM message_activity_log_hours") == 1)
+        }
+    }
+
+    @Test func pastQuotaWindowsAreDeleted() async throws {
+        try await TestDatabase.with { database in
+            let workspace = try await database.makeWorkspace()
+            let store = PostgresQuotaStore(pool: database.pool)
+            let now = Date()
+            for hoursAgo in [0, 1, 3] {
+                _ = try await store.lease(
+                    workspaceID: workspace.id, window: now.addingTimeInterval(Double(-hoursAgo * 3600)), wanted: 5, limit: 100)
+            }
+            let report = try await Housekeeping(pool: database.pool).run(tokenLifetime: .seconds(43_200), retention: .seconds(216_000))
+            #expect(report.rateLimitWindows == 1)
+            #expect(try await database.count("SELECT count(*) FROM rate_limit_windows") == 2)
         }
     }
 }

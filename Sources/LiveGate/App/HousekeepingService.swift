@@ -2,10 +2,11 @@ import Logging
 import PostgresClient
 import ServiceLifecycle
 
-/// Runs `DeliveryMaintenance` every `interval`: stale update tokens retired, the activity log and
-/// finished dispatches kept for the retention period (SPEC §8: 60 hours by default).
-public struct DeliveryMaintenanceService: Service {
-    let maintenance: DeliveryMaintenance
+/// Runs `Housekeeping` every `interval`: stale update tokens retired, the activity log and
+/// finished dispatches kept for the retention period (SPEC §8: 60 hours by default), past quota
+/// windows deleted.
+public struct HousekeepingService: Service {
+    let maintenance: Housekeeping
     let tokenLifetime: Duration
     let retention: Duration
     let interval: Duration
@@ -15,7 +16,7 @@ public struct DeliveryMaintenanceService: Service {
         pool: PostgresConnectionPool, tokenLifetime: Duration, logSettings: ActivityLogSettings,
         interval: Duration = .seconds(600), logger: Logger
     ) {
-        self.maintenance = DeliveryMaintenance(pool: pool)
+        self.maintenance = Housekeeping(pool: pool)
         self.tokenLifetime = tokenLifetime
         self.retention = logSettings.retention
         self.interval = interval
@@ -28,14 +29,15 @@ public struct DeliveryMaintenanceService: Service {
                 let report = try await maintenance.run(tokenLifetime: tokenLifetime, retention: retention)
                 if report != .init() {
                     logger.debug(
-                        "delivery clean-up",
+                        "housekeeping",
                         metadata: [
                             "retired_tokens": "\(report.retiredTokens)", "log_entries": "\(report.logEntries)",
                             "log_hours": "\(report.logHours)", "dispatches": "\(report.dispatches)",
+                            "rate_limit_windows": "\(report.rateLimitWindows)",
                         ])
                 }
             } catch {
-                logger.warning("delivery clean-up failed", metadata: ["error": "\(error)"])
+                logger.warning("housekeeping failed", metadata: ["error": "\(error)"])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }

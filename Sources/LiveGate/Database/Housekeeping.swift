@@ -1,14 +1,15 @@
 import PostgresClient
 
-/// Time-based clean-up of what delivery leaves behind. Every statement deletes in bounded batches, so
+/// Time-based clean-up of what delivery and rate limiting leave behind. Every statement deletes in bounded batches, so
 /// none holds locks for long, and is idempotent, so several gateways may run it at once.
-public struct DeliveryMaintenance: Sendable {
+public struct Housekeeping: Sendable {
     /// What one pass deleted.
     public struct Report: Sendable, Equatable {
         public var retiredTokens = 0
         public var logEntries = 0
         public var logHours = 0
         public var dispatches = 0
+        public var rateLimitWindows = 0
     }
 
     let pool: PostgresConnectionPool
@@ -20,7 +21,7 @@ public struct DeliveryMaintenance: Sendable {
     }
 
     /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts
-    /// and finished dispatches older than `retention`.
+    /// and finished dispatches older than `retention`, and quota windows of past hours.
     public func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
         let lifetime = PostgresDeliveryQueue.seconds(tokenLifetime)
         let kept = PostgresDeliveryQueue.seconds(retention)
@@ -35,6 +36,9 @@ public struct DeliveryMaintenance: Sendable {
         // Finished dispatches (and, by cascade, a start's targets) are kept as long as the log that names them.
         report.dispatches = try await deleteInBatches(
             "dispatches", where: "status IN ('done', 'failed') AND completed_at < now() - make_interval(secs => $1)", kept)
+        // Quota windows are needed for their hour only; an hour's grace covers clocks slightly apart.
+        report.rateLimitWindows = try await deleteInBatches(
+            "rate_limit_windows", where: "window_start < now() - make_interval(secs => $1)", 2 * 3600)
         return report
     }
 
