@@ -18,36 +18,23 @@ struct APNsSimulatorTests {
         transport: HTTP2ClientConfiguration = .init(),
         _ body: (_ simulator: APNsSimulator, _ app: App, _ sender: APNsSender, _ port: Int) async throws -> Void
     ) async throws {
-        let keys = try await TestKeyPair.make()
-        let certificate = try await TestKeyPair.Certificate.make()
-        defer {
-            keys.remove()
-            certificate.remove()
-        }
-        let simulator = APNsSimulator(
-            configuration: SimulatorConfiguration(
-                tls: .files(certificateFile: certificate.certificateFile, privateKeyFile: certificate.keyFile),
-                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
-            clock: clock, logger: .quiet)
-        let port = try await simulator.start()
-        var transport = transport
-        transport.trustedCAFile = certificate.certificateFile
-        let sender = APNsSender(tokens: tokens, transport: transport)
-        do {
-            try await TestDatabase.with { database in
-                let app = try await database.makeApp(
-                    in: try await database.makeWorkspace(), bundleID: Self.bundleID,
-                    endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!,
-                    credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
-                try await body(simulator, app, sender, port)
+        try await SimulatorFixture.with(clock: clock) { fixture in
+            var transport = transport
+            transport.trustedCAFile = fixture.certificate.certificateFile
+            let sender = APNsSender(tokens: tokens, transport: transport)
+            do {
+                try await TestDatabase.with { database in
+                    let app = try await database.makeApp(
+                        in: try await database.makeWorkspace(), bundleID: Self.bundleID, endpoint: fixture.endpoint,
+                        credentials: fixture.credentials)
+                    try await body(fixture.simulator, app, sender, fixture.port)
+                }
+            } catch {
+                await sender.shutdown()
+                throw error
             }
-        } catch {
             await sender.shutdown()
-            await simulator.stop()
-            throw error
         }
-        await sender.shutdown()
-        await simulator.stop()
     }
 
     static func push(_ token: String, payload: String = #"{"aps":{"timestamp":1685952000,"event":"update","content-state":{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}}}"#) -> LiveActivityPush {

@@ -12,40 +12,23 @@ struct DeliveryCrashTests {
     /// gets the push (some twice, which APNs' timestamps make harmless), none is missed, and the
     /// dispatch's counts come out exact.
     @Test func aGatewayKilledMidFanOutLosesNoPush() async throws {
-        let keys = try await TestKeyPair.make()
-        let certificate = try await TestKeyPair.Certificate.make()
-        defer {
-            keys.remove()
-            certificate.remove()
+        try await SimulatorFixture.with { fixture in
+            let simulator = fixture.simulator
+            let tokens = (0..<Self.devices).map { token(numbered: $0) }
+            // Slow answers and few pushes in flight stretch the fan-out over about two seconds.
+            for device in tokens { simulator.setBehavior(.delay(milliseconds: 20), for: device) }
+            try await Self.crashAndResume(fixture, tokens: tokens)
         }
-        let simulator = APNsSimulator(
-            configuration: SimulatorConfiguration(
-                tls: (certificate.certificateFile, certificate.keyFile),
-                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
-            logger: .quiet)
-        let simulatorPort = try await simulator.start()
-        let tokens = (0..<Self.devices).map { token(numbered: $0) }
-        // Slow answers and few pushes in flight stretch the fan-out over about two seconds.
-        for device in tokens { simulator.setBehavior(.delay(milliseconds: 20), for: device) }
-
-        do {
-            try await Self.crashAndResume(simulator: simulator, simulatorPort: simulatorPort, keys: keys, certificate: certificate, tokens: tokens)
-        } catch {
-            await simulator.stop()
-            throw error
-        }
-        await simulator.stop()
     }
 
-    static func crashAndResume(
-        simulator: APNsSimulator, simulatorPort: Int, keys: TestKeyPair, certificate: TestKeyPair.Certificate, tokens: [String]
-    ) async throws {
+    static func crashAndResume(_ fixture: SimulatorFixture, tokens: [String]) async throws {
+        let simulator = fixture.simulator
+        let certificate = fixture.certificate
         try await TestDatabase.with { database in
             let workspace = try await database.makeWorkspace()
             let app = try await database.makeApp(
-                in: workspace, bundleID: APNsSimulatorTests.bundleID,
-                endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(simulatorPort)")!,
-                credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
+                in: workspace, bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint,
+                credentials: fixture.credentials)
             let (_, secret) = try await database.makeKey(in: workspace)
             try await database.pool.query(
                 """

@@ -38,36 +38,24 @@ struct DeliveryHarness {
         credentials: Bool = true, endpoint override: APNsEndpoint? = nil,
         _ body: (DeliveryHarness) async throws -> Void
     ) async throws {
-        let keys = try await TestKeyPair.make()
-        let certificate = try await TestKeyPair.Certificate.make()
-        defer {
-            keys.remove()
-            certificate.remove()
-        }
-        let simulator = APNsSimulator(
-            configuration: SimulatorConfiguration(
-                tls: (certificate.certificateFile, certificate.keyFile),
-                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
-            logger: .quiet)
-        let port = try await simulator.start()
-        let endpoint = override ?? APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!
-        do {
+        try await SimulatorFixture.with { fixture in
+            let endpoint = override ?? fixture.endpoint
             try await TestDatabase.with(poolSize: 6) { database in
                 let workspace = try await database.makeWorkspace()
                 let app = try await database.makeApp(
                     in: workspace, bundleID: APNsSimulatorTests.bundleID, endpoint: endpoint,
-                    credentials: credentials
-                        ? APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM) : nil)
+                    credentials: credentials ? fixture.credentials : nil)
                 let (_, secret) = try await database.makeKey(in: workspace)
                 let doorbell = DeliveryDoorbell()
                 let engine = DeliveryEngine(
                     queue: PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
-                    sender: APNsSender(tokens: tokens, transport: .init(trustedCAFile: certificate.certificateFile)),
+                    sender: APNsSender(tokens: tokens, transport: .init(trustedCAFile: fixture.certificate.certificateFile)),
                     settings: settings, doorbell: doorbell, logger: .quiet, worker: "test-worker")
                 let harness = DeliveryHarness(
-                    database: database, simulator: simulator, tenant: Tenant(workspace: workspace, app: app, secret: secret),
-                    engine: engine, keys: keys, endpoint: endpoint, doorbell: doorbell, certificate: certificate,
-                    tokenCache: tokens, settings: settings)
+                    database: database, simulator: fixture.simulator,
+                    tenant: Tenant(workspace: workspace, app: app, secret: secret), engine: engine, keys: fixture.keys,
+                    endpoint: endpoint, doorbell: doorbell, certificate: fixture.certificate, tokenCache: tokens,
+                    settings: settings)
                 do {
                     try await body(harness)
                 } catch {
@@ -76,11 +64,7 @@ struct DeliveryHarness {
                 }
                 await engine.shutdown()
             }
-        } catch {
-            await simulator.stop()
-            throw error
         }
-        await simulator.stop()
     }
 
     /// Calls the gateway's router, as the customer's server and the SDK would.
