@@ -83,6 +83,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // The dashboard's plain HTML, CSS and JavaScript, served as they are (no build step).
+            resources: [.copy("Dashboard/Assets")],
             swiftSettings: swiftSettings
         ),
 

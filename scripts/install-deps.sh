@@ -7,7 +7,8 @@ purpose="${1:-run}"
 packages=(pkg-config libpq-dev libcurl4-openssl-dev libssl-dev postgresql openssl)
 if [ "$purpose" = "test" ]; then
     # nghttp2-server: nghttpd, the HTTP/2 peer of the APNs transport tests; nghttp2-client: h2load, for bench/.
-    packages+=(docker-compose nghttp2-server nghttp2-client)
+    # chromium, chromium-driver: the dashboard's browser test drives Debian's headless Chromium.
+    packages+=(docker-compose nghttp2-server nghttp2-client chromium chromium-driver)
 fi
 
 missing=()
@@ -20,6 +21,10 @@ done
 # The OpenAPI document is validated by the test suite with Python's openapi-spec-validator.
 if [ "$purpose" = "test" ] && ! python3 -c 'import openapi_spec_validator, yaml' 2>/dev/null; then
     python3 -m pip install --quiet openapi-spec-validator pyyaml >&2
+fi
+# The dashboard's browser test is a Python Selenium 4 script.
+if [ "$purpose" = "test" ] && ! python3 -c 'import selenium.webdriver' 2>/dev/null; then
+    python3 -m pip install --quiet 'selenium>=4.11,<5' >&2
 fi
 
 if [ "${#missing[@]}" -eq 0 ]; then

@@ -41,6 +41,7 @@ public func buildRouter(
         ).routes)
     router.addRoutes(
         ActivityLogController(authenticator: authenticator, apps: apps, log: dependencies.activityLog).routes)
+    router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 
     routeTable.load(from: router)

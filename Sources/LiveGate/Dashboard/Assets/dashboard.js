@@ -1,0 +1,455 @@
+// LiveGate dashboard: the message activity log. Plain JavaScript, no build step, no dependencies.
+//
+// The API key is kept in this tab's sessionStorage only: never in a cookie or the URL. Everything
+// that comes from the gateway is put in the page with textContent and createElement, never parsed as
+// HTML, so it is shown as text, whatever it contains.
+(function () {
+  'use strict';
+
+  const KEY_STORAGE = 'livegate.dashboard.apiKey';
+  const PAGE_SIZE = 25;
+  const API_URL = new URL('../message_activity_log', window.location.href);
+  const FILTERS = ['app_id', 'type', 'activity_id', 'external_id', 'since', 'until'];
+
+  // Braze's type names, each with a short label and its own colour.
+  const TYPES = {
+    'Live Activity error (No push credential)': { label: 'No push credential', css: 'type-no-credential' },
+    'Live Activity error (Invalid push credential)': { label: 'Invalid push credential', css: 'type-invalid-credential' },
+    'APNS Feedback Removed Token errors': { label: 'Token removed', css: 'type-removed-token' },
+    'Other Live Activity errors': { label: 'Other error', css: 'type-other' },
+  };
+
+  const $ = (id) => document.getElementById(id);
+
+  const state = {
+    filters: {},
+    // The cursor each page was fetched with, the current page's last: null for the newest page.
+    cursors: [null],
+    nextCursor: null,
+    entries: [],
+    selectedID: null,
+    detailsOpener: null,
+    request: 0,
+  };
+
+  // ---- Small DOM helpers: every text goes through textContent. ----
+
+  function element(tag, options, children) {
+    const node = document.createElement(tag);
+    const settings = options || {};
+    if (settings.className) node.className = settings.className;
+    if (settings.text !== undefined && settings.text !== null) node.textContent = String(settings.text);
+    if (settings.title) node.title = settings.title;
+    if (settings.attributes) {
+      for (const [name, value] of Object.entries(settings.attributes)) node.setAttribute(name, value);
+    }
+    for (const child of children || []) node.append(child);
+    return node;
+  }
+
+  function none() {
+    return element('span', { className: 'none' }, [
+      element('span', { text: '—', attributes: { 'aria-hidden': 'true' } }),
+      element('span', { className: 'visually-hidden', text: 'none' }),
+    ]);
+  }
+
+  function textOrNone(value, className) {
+    if (value === null || value === undefined || value === '') return none();
+    return element('span', { className: className, text: value });
+  }
+
+  function typeLabel(type) {
+    const known = TYPES[type];
+    return element('span', {
+      className: 'type-label ' + (known ? known.css : 'type-unknown'),
+      text: known ? known.label : type,
+      title: type,
+      attributes: { 'data-type': type },
+    });
+  }
+
+  // ---- Times: the API speaks UTC with microseconds; people read their local time. ----
+
+  function parseTime(iso) {
+    // Date parses milliseconds; the API gives microseconds.
+    return new Date(String(iso).replace(/(\.\d{3})\d+/, '$1'));
+  }
+
+  const localFormat = new Intl.DateTimeFormat(undefined, {
+    year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  });
+  // In the table: entries are kept for days, not years.
+  const rowFormat = new Intl.DateTimeFormat(undefined, {
+    month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  });
+  const hourFormat = new Intl.DateTimeFormat(undefined, {
+    year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
+  });
+
+  function timeElement(iso, format) {
+    const date = parseTime(iso);
+    const shown = isNaN(date.getTime()) ? iso : format.format(date);
+    return element('time', { text: shown, title: iso + ' (UTC)', attributes: { datetime: iso } });
+  }
+
+  // A datetime-local value ("2025-11-22T09:00" or with seconds) is the viewer's local time.
+  function toISO(localValue) {
+    if (!localValue) return null;
+    const date = new Date(localValue);
+    return isNaN(date.getTime()) ? undefined : date.toISOString();
+  }
+
+  // ---- The key ----
+
+  function storedKey() {
+    return window.sessionStorage.getItem(KEY_STORAGE);
+  }
+
+  function showKeyForm(message, details) {
+    $('log-section').hidden = true;
+    $('key-status').hidden = true;
+    $('key-section').hidden = false;
+    showError($('key-error'), message, details);
+    $('key-input').value = '';
+    $('key-input').focus();
+  }
+
+  function showLogSection() {
+    $('key-section').hidden = true;
+    $('key-status').hidden = false;
+    $('log-section').hidden = false;
+    showError($('key-error'), null);
+  }
+
+  function forgetKey(message, details) {
+    window.sessionStorage.removeItem(KEY_STORAGE);
+    state.request += 1; // answers still on their way are ignored
+    state.cursors = [null];
+    state.nextCursor = null;
+    clearEntries();
+    showKeyForm(message, details);
+  }
+
+  // ---- Errors ----
+
+  function showError(box, message, details, retry) {
+    box.replaceChildren();
+    if (!message) {
+      box.hidden = true;
+      return;
+    }
+    box.append(element('p', { text: message }));
+    if (details && details.length > 0) {
+      box.append(element('ul', {}, details.map((detail) => element('li', { text: detail }))));
+    }
+    if (retry) {
+      const button = element('button', { className: 'secondary', text: 'Try again', attributes: { type: 'button' } });
+      button.addEventListener('click', retry);
+      box.append(button);
+    }
+    box.hidden = false;
+  }
+
+  function errorsOf(body) {
+    return body && Array.isArray(body.errors) ? body.errors.map(String) : [];
+  }
+
+  // ---- Loading a page ----
+
+  function query() {
+    const parameters = [];
+    for (const name of FILTERS) {
+      if (state.filters[name]) parameters.push([name, state.filters[name]]);
+    }
+    parameters.push(['limit', String(PAGE_SIZE)]);
+    const cursor = state.cursors[state.cursors.length - 1];
+    if (cursor) parameters.push(['cursor', cursor]);
+    // encodeURIComponent, not URLSearchParams: the gateway reads '+' as a plus, not a space.
+    const url = new URL(API_URL);
+    url.search = parameters.map(([name, value]) => name + '=' + encodeURIComponent(value)).join('&');
+    return url;
+  }
+
+  async function load() {
+    const key = storedKey();
+    if (!key) {
+      showKeyForm(null);
+      return;
+    }
+    const request = ++state.request;
+    setBusy(true);
+    let response;
+    let body = null;
+    try {
+      response = await fetch(query(), {
+        headers: { Authorization: 'Bearer ' + key, Accept: 'application/json' },
+        cache: 'no-store',
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+      });
+      try {
+        body = await response.json();
+      } catch (_) {
+        body = null;
+      }
+    } catch (error) {
+      if (request !== state.request) return;
+      setBusy(false);
+      $('status').textContent = '';
+      showError($('log-error'),
+        'Could not reach the gateway (' + (error && error.message ? error.message : 'network error') +
+        '). Check that it is running and that you are online, then try again.', [], load);
+      return;
+    }
+    if (request !== state.request) return; // a newer request was made meanwhile
+    setBusy(false);
+    $('status').textContent = '';
+
+    const message = body && typeof body.message === 'string' ? body.message : response.statusText;
+    if (response.status === 401) {
+      forgetKey('The gateway did not accept this key (' + message + '). Paste a valid API key.', errorsOf(body));
+      return;
+    }
+    if (response.status === 403) {
+      forgetKey(
+        'Access denied: this key does not have the message_activity_log.read permission, ' +
+        'or may not be used from this address. Paste a key that may read the log.', errorsOf(body));
+      return;
+    }
+    if (response.status === 400) {
+      showError($('log-error'), 'The gateway refused these filters: ' + message, errorsOf(body));
+      return;
+    }
+    if (!response.ok || !body || !Array.isArray(body.entries)) {
+      showError($('log-error'),
+        'The gateway answered ' + response.status + (message ? ': ' + message : '') + '.', errorsOf(body), load);
+      return;
+    }
+    showError($('log-error'), null);
+    state.entries = body.entries;
+    state.nextCursor = typeof body.next_cursor === 'string' ? body.next_cursor : null;
+    renderEntries();
+    renderSuppressed(Array.isArray(body.suppressed) ? body.suppressed : []);
+  }
+
+  function setBusy(busy) {
+    $('entries').setAttribute('aria-busy', busy ? 'true' : 'false');
+    if (busy) {
+      $('status').textContent = 'Loading…';
+      $('newer').disabled = true;
+      $('older').disabled = true;
+    }
+  }
+
+  // ---- Rendering ----
+
+  function clearEntries() {
+    state.entries = [];
+    state.selectedID = null;
+    $('entries').tBodies[0].replaceChildren();
+    $('suppressed').tBodies[0].replaceChildren();
+    $('status').textContent = '';
+    hideDetails();
+  }
+
+  function renderEntries() {
+    const tbody = $('entries').tBodies[0];
+    const rows = state.entries.map((entry) => {
+      const apns = entry.apns_status === null || entry.apns_status === undefined
+        ? none()
+        : element('span', { text: [entry.apns_status, entry.apns_reason].filter((part) => part !== null && part !== undefined).join(' ') });
+      const row = element('tr', { attributes: { 'data-id': String(entry.id), tabindex: '0' } }, [
+        element('td', {}, [timeElement(entry.time, rowFormat)]),
+        element('td', {}, [typeLabel(entry.type)]),
+        element('td', { className: 'mono clip', title: entry.app_id }, [textOrNone(entry.app_id)]),
+        element('td', { className: 'clip', title: entry.activity_id }, [textOrNone(entry.activity_id)]),
+        element('td', { className: 'clip', title: entry.external_id }, [textOrNone(entry.external_id)]),
+        element('td', { className: 'mono' }, [textOrNone(entry.token)]),
+        element('td', {}, [apns]),
+        element('td', { className: 'message', text: entry.message, title: entry.message }),
+      ]);
+      if (String(entry.id) === state.selectedID) row.classList.add('selected');
+      row.addEventListener('click', () => showDetails(entry, row));
+      row.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          showDetails(entry, row);
+        }
+      });
+      return row;
+    });
+    if (rows.length === 0) {
+      const filtered = FILTERS.some((name) => state.filters[name]);
+      rows.push(element('tr', { className: 'empty' }, [
+        element('td', {
+          text: filtered ? 'No entries match these filters.' : 'No entries: nothing has gone wrong lately.',
+          attributes: { colspan: '8' },
+        }),
+      ]));
+    }
+    tbody.replaceChildren(...rows);
+
+    const page = state.cursors.length;
+    $('page-number').textContent = 'Page ' + page;
+    $('newer').disabled = page === 1;
+    $('older').disabled = state.nextCursor === null;
+    const count = state.entries.length;
+    $('status').textContent = count === 0 ? '' :
+      count + (count === 1 ? ' entry' : ' entries') + (state.nextCursor ? '; older ones on the next pages' : '');
+  }
+
+  function renderSuppressed(hours) {
+    const table = $('suppressed');
+    table.tBodies[0].replaceChildren(...hours.map((hour) => element('tr', {}, [
+      element('td', {}, [timeElement(hour.hour, hourFormat)]),
+      element('td', { className: 'mono' }, [textOrNone(hour.app_id)]),
+      element('td', {}, [typeLabel(hour.type)]),
+      element('td', { className: 'number', text: hour.total }),
+      element('td', { className: 'number', text: hour.stored }),
+      element('td', { className: 'number', text: hour.suppressed }),
+    ])));
+    table.hidden = hours.length === 0;
+    $('suppressed-none').hidden = hours.length > 0;
+  }
+
+  // ---- Details ----
+
+  const DETAIL_FIELDS = [
+    ['id', 'ID'],
+    ['time', 'Time (UTC)'],
+    ['type', 'Type'],
+    ['message', 'Message'],
+    ['app_id', 'App ID'],
+    ['activity_id', 'Activity ID'],
+    ['dispatch_id', 'Dispatch ID'],
+    ['external_id', 'External ID'],
+    ['token', 'Token'],
+    ['apns_status', 'APNs status'],
+    ['apns_reason', 'APNs reason'],
+    ['apns_id', 'apns-id'],
+  ];
+
+  function showDetails(entry, row) {
+    state.selectedID = String(entry.id);
+    for (const other of $('entries').tBodies[0].rows) other.classList.remove('selected');
+    row.classList.add('selected');
+
+    const fields = [];
+    for (const [name, label] of DETAIL_FIELDS) {
+      const value = entry[name];
+      let shown;
+      if (name === 'type') {
+        shown = [typeLabel(value), element('div', { text: value })];
+      } else if (name === 'time') {
+        shown = [element('div', { text: value }), element('div', { className: 'muted', text: localFormat.format(parseTime(value)) + ' (local)' })];
+      } else {
+        shown = [textOrNone(value === null || value === undefined ? null : String(value),
+          ['dispatch_id', 'apns_id', 'token', 'app_id'].includes(name) ? 'mono' : undefined)];
+      }
+      fields.push(element('dt', { text: label }));
+      fields.push(element('dd', { attributes: { 'data-field': name } }, shown));
+    }
+    $('details-fields').replaceChildren(...fields);
+    $('details-heading').textContent = 'Entry ' + entry.id;
+    $('details').hidden = false;
+    state.detailsOpener = row;
+    $('details-heading').focus();
+  }
+
+  function hideDetails(returnFocus) {
+    const wasOpen = !$('details').hidden;
+    $('details').hidden = true;
+    $('details-fields').replaceChildren();
+    state.selectedID = null;
+    for (const row of $('entries').tBodies[0].rows) row.classList.remove('selected');
+    if (wasOpen && returnFocus && state.detailsOpener && state.detailsOpener.isConnected) state.detailsOpener.focus();
+    state.detailsOpener = null;
+  }
+
+  // ---- Filters and paging ----
+
+  function readFilters() {
+    const form = $('filters');
+    const filters = {};
+    const problems = [];
+    for (const name of FILTERS) {
+      const value = form.elements[name].value.trim();
+      if (!value) continue;
+      if (name === 'since' || name === 'until') {
+        const iso = toISO(value);
+        if (iso === undefined) {
+          problems.push(name + ' is not a valid date and time');
+          continue;
+        }
+        filters[name] = iso;
+      } else {
+        filters[name] = value;
+      }
+    }
+    return { filters, problems };
+  }
+
+  function applyFilters() {
+    const { filters, problems } = readFilters();
+    if (problems.length > 0) {
+      showError($('log-error'), 'Check the filters:', problems);
+      return;
+    }
+    state.filters = filters;
+    state.cursors = [null];
+    hideDetails();
+    load();
+  }
+
+  // ---- Wiring ----
+
+  document.addEventListener('DOMContentLoaded', () => {
+    $('key-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const key = $('key-input').value.trim();
+      if (!key) {
+        showError($('key-error'), 'Paste an API key first.');
+        return;
+      }
+      window.sessionStorage.setItem(KEY_STORAGE, key);
+      $('key-input').value = '';
+      showLogSection();
+      state.cursors = [null];
+      load();
+    });
+    $('forget-key').addEventListener('click', () => forgetKey(null));
+    $('filters').addEventListener('submit', (event) => {
+      event.preventDefault();
+      applyFilters();
+    });
+    $('clear-filters').addEventListener('click', () => {
+      $('filters').reset();
+      applyFilters();
+    });
+    $('refresh').addEventListener('click', () => load());
+    $('older').addEventListener('click', () => {
+      if (!state.nextCursor) return;
+      state.cursors.push(state.nextCursor);
+      hideDetails();
+      load();
+    });
+    $('newer').addEventListener('click', () => {
+      if (state.cursors.length <= 1) return;
+      state.cursors.pop();
+      hideDetails();
+      load();
+    });
+    $('close-details').addEventListener('click', () => hideDetails(true));
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !$('details').hidden) hideDetails(true);
+    });
+
+    if (storedKey()) {
+      showLogSection();
+      load();
+    } else {
+      showKeyForm(null);
+    }
+  });
+})();
