@@ -1,5 +1,5 @@
 # Builds the livegate binary in Swift's image, then runs it on a slim Debian with only the C libraries
-# it links (libpq, libcurl, OpenSSL).
+# it links (libpq, libcurl, OpenSSL), and the resource bundles beside it (migrations, the dashboard).
 # Hummingbird 2.28 needs Swift tools 6.2 or later.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
@@ -13,7 +13,8 @@ COPY Tests ./Tests
 RUN swift build -c release --product livegate --static-swift-stdlib \
     && mkdir /out \
     && cp "$(swift build -c release --show-bin-path)/livegate" /out/ \
-    && cp -R "$(swift build -c release --show-bin-path)/livegate_LiveGateSchema.resources" /out/
+    && cp -R "$(swift build -c release --show-bin-path)/livegate_LiveGateSchema.resources" /out/ \
+    && cp -R "$(swift build -c release --show-bin-path)/livegate_LiveGate.resources" /out/
 
 FROM debian:bookworm-slim
 RUN apt-get update \

@@ -12,6 +12,18 @@ struct RepositoryFilesTests {
         #expect(output.status == 0, "\(output.stderr)")
     }
 
+    /// The image runs the binary without the build folder: every resource bundle must be copied beside it.
+    @Test func theDockerfileShipsEveryResourceBundle() throws {
+        let binFolder = URL(fileURLWithPath: LiveGateBinary.path).deletingLastPathComponent()
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: binFolder.path)
+            .filter { $0.hasPrefix("livegate_") && $0.hasSuffix(".resources") }
+        #expect(bundles.contains("livegate_LiveGate.resources"), "\(bundles)")
+        let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        for bundle in bundles {
+            #expect(dockerfile.contains(bundle), "the Dockerfile does not copy \(bundle)")
+        }
+    }
+
     @Test func readmeDocumentsEverySetting() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let sources = try FileManager.default.subpathsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)

@@ -27,7 +27,7 @@ public struct ActivityLogController: Sendable {
 
     @Sendable func list(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         guard let key = context.apiKey else { throw APIError.missingKey }
-        let query = try ActivityLogQuery.parse(request.uri.queryParameters)
+        let query = try ActivityLogQuery.parse(request.uri.query)
         var appID: UUID?
         if let identifier = query.appIdentifier {
             guard let app = try await apps.app(identifier: identifier), app.workspaceID == key.workspaceID else {

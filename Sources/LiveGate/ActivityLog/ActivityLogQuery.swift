@@ -1,6 +1,5 @@
 import APNsCore
 import Foundation
-import Hummingbird
 
 /// What `GET /message_activity_log` asks for: filters, page size and where to continue. Every
 /// problem in the query string is reported at once, one `errors` entry per parameter.
@@ -24,12 +23,13 @@ public struct ActivityLogQuery: Sendable, Equatable {
 
     static let parameters: Set<String> = ["app_id", "type", "activity_id", "external_id", "since", "until", "limit", "cursor"]
 
-    /// Parses the query string; throws a 400 that names every bad parameter.
-    static func parse(_ parameters: Parameters) throws -> ActivityLogQuery {
+    /// Parses the query string (form-encoded); throws a 400 that names every bad parameter.
+    static func parse(_ queryString: String?) throws -> ActivityLogQuery {
+        let parameters = FormQuery.pairs(queryString)
         var query = ActivityLogQuery()
         var problems: [String] = []
         func text(_ name: String) -> String? {
-            let values = parameters.getAll(name)
+            let values = parameters.filter { $0.name == name }.map(\.value)
             guard let value = values.first else { return nil }
             if values.count > 1 { problems.append("\(name) may be given once") }
             if value.isEmpty || value.utf8.count > 256 || value.utf8.contains(0) {
@@ -46,7 +46,7 @@ public struct ActivityLogQuery: Sendable, Equatable {
             }
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
-        for name in Set(parameters.map { String($0.key) }) where !Self.parameters.contains(name) {
+        for name in Set(parameters.map(\.name)) where !Self.parameters.contains(name) {
             problems.append("\(name) is not a parameter of this endpoint")
         }
         query.appIdentifier = text("app_id")

@@ -89,6 +89,8 @@ struct ActivityLogAPITests {
                 ("?app_id=\(other.identifier)", [c]),
                 ("?type=APNS%20Feedback%20Removed%20Token%20errors", [b]),
                 ("?type=Live%20Activity%20error%20(No%20push%20credential)", [c]),
+                // Form encoding, as URLSearchParams and most clients write it.
+                ("?type=Live+Activity+error+%28No+push+credential%29", [c]),
                 ("?activity_id=game-1", [c, a]),
                 ("?external_id=fan-2", [b]),
                 ("?since=2025-11-22T09:26:40Z", [c, b]),
