@@ -11,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/postgres.sh
+source bench/lib/wrk.sh
 
 duration="${1:-15}"
 levels="${2:-16 64}"
@@ -63,14 +64,7 @@ run_pgbench() { # concurrency -> tps
 }
 
 run_gateway() { # concurrency -> "rps p50 p99 errors"
-    local out
-    out=$(wrk -t 2 -c "$1" -d "${duration}s" --latency -s bench/ingest/update.lua "http://127.0.0.1:$gateway_port" 2>"$work/wrk.err")
-    local rps p50 p99 bad
-    rps=$(awk '/^Requests\/sec/ { print int($2) }' <<<"$out")
-    p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
-    p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
-    bad=$(awk '/Non-2xx/ { print $5 }' <<<"$out")
-    echo "$rps $p50 $p99 ${bad:-0}"
+    wrk_update "$gateway_port" "$1" "$duration" "$work/wrk.err"
 }
 
 echo "| concurrency | pgbench insert tps | gateway accepted/s | ratio | gateway p50 | gateway p99 | non-2xx |"

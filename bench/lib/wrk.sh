@@ -1,0 +1,13 @@
+# Load a gateway's `update` endpoint with wrk (bench/ingest/update.lua). Source this file.
+# Needs BENCH_APP_ID and BENCH_API_KEY in the environment (read by the Lua script).
+
+# wrk_update PORT CONCURRENCY SECONDS ERR_FILE -> "requests/s p50 p99 non-2xx"
+wrk_update() {
+    local out rps p50 p99 bad
+    out=$(wrk -t 2 -c "$2" -d "${3}s" --latency -s bench/ingest/update.lua "http://127.0.0.1:$1" 2>"$4")
+    rps=$(awk '/^Requests\/sec/ { print int($2) }' <<<"$out")
+    p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
+    p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
+    bad=$(awk '/Non-2xx/ { print $5 }' <<<"$out")
+    echo "$rps $p50 $p99 ${bad:-0}"
+}

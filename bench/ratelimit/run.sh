@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# bench/ratelimit: accepted `update` calls per second with the per-workspace rate limiter on, against the
+# same gateway build with it off (LIVEGATE_RATE_LIMITS=off), in the same run against the same PostgreSQL.
+# The workspace's limit is far above what the run can reach, so every call is counted and none refused:
+# this measures what counting costs. Prints one table row per concurrency level; figures go to
+# docs/benchmarks.md.
+#
+#   bench/ratelimit/run.sh [seconds per run, default 15] [concurrency levels, default "16 64"] [rounds, default 3]
+#
+# Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH: another --scratch-path), starts its own
+# PostgreSQL cluster (default durability) and two gateways (limiter on, limiter off; delivery off in both),
+# loads one at a time with wrk, alternating, and keeps the better of each; stops everything at the end.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/postgres.sh
+source bench/lib/wrk.sh
+
+duration="${1:-15}"
+levels="${2:-16 64}"
+rounds="${3:-3}"
+scratch=()
+if [ -n "${LIVEGATE_BENCH_SCRATCH:-}" ]; then scratch=(--scratch-path "$LIVEGATE_BENCH_SCRATCH"); fi
+
+scripts/install-deps.sh run >&2
+if ! command -v wrk >/dev/null; then
+    apt-get install -y wrk >&2 || { apt-get update >&2 && apt-get install -y wrk >&2; }
+fi
+
+echo "building livegate (release)..." >&2
+swift build -c release --product livegate "${scratch[@]}" >&2
+bin="$(swift build -c release "${scratch[@]}" --show-bin-path)/livegate"
+
+work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
+chmod 755 "$work"
+pg_data="$work/postgres"
+pg_port=$(free_port)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    pg_stop "$pg_data"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB
+psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
+"$bin" migrate >&2
+workspace=$("$bin" workspace create --name "Bench" --rate-limit 2000000000 | tail -n 1)
+export BENCH_APP_ID=$("$bin" app create --workspace "$workspace" --name "Bench app" --bundle-id com.example.bench --apns-endpoint sandbox | tail -n 1)
+export BENCH_API_KEY=$("$bin" key create --workspace "$workspace" --name bench \
+    --permissions messages.live_activity.update | tail -n 1)
+
+started_port=""
+start_gateway() { # limiter on|off; sets started_port (not run in a subshell, so cleanup knows the pid)
+    local port
+    port=$(free_port)
+    LIVEGATE_RATE_LIMITS="$1" LIVEGATE_DELIVERY=off LIVEGATE_LOG_LEVEL=warning LIVEGATE_DB_POOL_SIZE=16 \
+        "$bin" serve --port "$port" >"$work/gateway-$1.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 100); do
+        curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    started_port=$port
+}
+start_gateway on; port_on=$started_port
+start_gateway off; port_off=$started_port
+# The limiter really counts: the headers are there on one and not on the other.
+probe() {
+    curl -s -D - -o /dev/null -H "Authorization: Bearer $BENCH_API_KEY" -H 'Content-Type: application/json' \
+        -d '{"app_id":"'"$BENCH_APP_ID"'","activity_id":"probe","content_state":{}}' \
+        "http://127.0.0.1:$1/messages/live_activity/update"
+}
+probe "$port_on" | grep -qi '^x-ratelimit-remaining' || { echo "the limiter-on gateway sent no X-RateLimit headers" >&2; exit 1; }
+probe "$port_off" | grep -qi '^x-ratelimit-remaining' && { echo "the limiter-off gateway sent X-RateLimit headers" >&2; exit 1; }
+
+echo "| concurrency | limiter off, accepted/s | limiter on, accepted/s | on ÷ off | cost | p50 off / on | p99 off / on | non-2xx |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+for concurrency in $levels; do
+    best_off=0; best_on=0; off_line="- - 0"; on_line="- - 0"
+    for round in $(seq 1 "$rounds"); do
+        # Alternate which goes first, so neither always runs on a warmer (or more bloated) database.
+        for side in $( [ $((round % 2)) -eq 1 ] && echo "off on" || echo "on off" ); do
+            port=$port_off; [ "$side" = on ] && port=$port_on
+            read -r rps p50 p99 bad <<<"$(wrk_update "$port" "$concurrency" "$duration" "$work/wrk.err")"
+            if [ "$side" = on ]; then
+                if [ "${rps:-0}" -gt "$best_on" ]; then best_on=$rps; on_line="$p50 $p99 $bad"; fi
+            else
+                if [ "${rps:-0}" -gt "$best_off" ]; then best_off=$rps; off_line="$p50 $p99 $bad"; fi
+            fi
+            echo "  round $round, limiter $side, concurrency $concurrency: $rps/s" >&2
+        done
+    done
+    read -r off50 off99 offbad <<<"$off_line"
+    read -r on50 on99 onbad <<<"$on_line"
+    ratio=$(awk -v a="$best_on" -v b="$best_off" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+    cost=$(awk -v a="$best_on" -v b="$best_off" 'BEGIN { printf "%.1f%%", (b > 0 ? (1 - a / b) * 100 : 0) }')
+    echo "| $concurrency | $best_off | $best_on | ${ratio}× | $cost | $off50 / $on50 | $off99 / $on99 | $((offbad + onbad)) |"
+done
+echo
+echo "quota leased by the limiter-on gateway this hour: $(psql "$DATABASE_URL" -tAc "SELECT coalesce(sum(granted), 0) FROM rate_limit_windows")"
