@@ -4,18 +4,23 @@ import NIOCore
 
 /// Counts requests against each workspace's hourly limit (clock hours, UTC) without a database write
 /// per request: it leases blocks of the window's quota from the `QuotaStore` and spends them in memory.
+/// When half a block is left it leases the next one in the background, so requests do not wait on the
+/// database; only the first request of a window (or one after the block ran dry) does.
 ///
 /// The store never hands out more than the limit, so gateways sharing a database never let a workspace
 /// exceed it. The price is the opposite error: near the end of a window a gateway may refuse a request
-/// while another still holds an unspent block. Blocks are at most `maximumBlock` and shrink to a
-/// sixteenth of what is left, so at most (gateways − 1) × min(maximumBlock, limit / 16) requests of a
-/// window are refused early, and a gateway that stops returns its unspent quota.
+/// while another still holds unspent quota. Blocks are at most `maximumBlock` and shrink to a sixteenth
+/// of what is left, and a gateway holds at most one and a half of them, so at most
+/// (gateways − 1) × 1.5 × min(maximumBlock, limit / 16) requests of a window are refused early; a
+/// gateway that stops returns what it did not spend.
 public final class RateLimiter: Sendable {
     private struct Window {
         var start: Int64
         var limit: Int
         /// Leased to this gateway, not yet spent.
         var available = 0
+        /// The size of the last block asked for: half of it left starts a refill in the background.
+        var lastBlock = 0
         /// The store's total for the window after this gateway's last lease.
         var windowTotal = 0
         var isLeasing = false
@@ -30,7 +35,8 @@ public final class RateLimiter: Sendable {
     }
 
     private enum Step {
-        case decided(RateLimitDecision)
+        /// `refill`: a block to lease in the background, so that no request waits for the database.
+        case decided(RateLimitDecision, refill: (start: Int64, wanted: Int)? = nil)
         case waitForLease(start: Int64)
         case lease(start: Int64, wanted: Int)
     }
@@ -44,7 +50,7 @@ public final class RateLimiter: Sendable {
     let spentRecheck: TimeAmount
     private let windows = NIOLockedValueBox([UUID: Window]())
 
-    public init(store: any QuotaStore, maximumBlock: Int = 100, spentRecheck: TimeAmount = .seconds(1)) {
+    public init(store: any QuotaStore, maximumBlock: Int = 250, spentRecheck: TimeAmount = .seconds(1)) {
         self.store = store
         self.maximumBlock = maximumBlock
         self.spentRecheck = spentRecheck
@@ -73,18 +79,29 @@ public final class RateLimiter: Sendable {
                 if window.available > 0 {
                     window.available -= 1
                     let remaining = max(0, limit - window.windowTotal + window.available)
-                    return (.decided(.init(allowed: true, limit: limit, remaining: remaining, resetAt: resetAt, retryAfter: retryAfter)), orphans)
+                    let decision = RateLimitDecision(
+                        allowed: true, limit: limit, remaining: remaining, resetAt: resetAt, retryAfter: retryAfter)
+                    guard !window.isLeasing, window.spentUntil == nil, window.available * 2 < window.lastBlock else {
+                        return (.decided(decision), orphans)
+                    }
+                    window.isLeasing = true
+                    window.lastBlock = blockSize(window)
+                    return (.decided(decision, refill: (window.start, window.lastBlock)), orphans)
                 }
                 if let until = window.spentUntil, NIODeadline.now() < until {
                     return (.decided(.init(allowed: false, limit: limit, remaining: 0, resetAt: resetAt, retryAfter: retryAfter)), orphans)
                 }
                 if window.isLeasing { return (.waitForLease(start: window.start), orphans) }
                 window.isLeasing = true
-                return (.lease(start: window.start, wanted: max(1, min(maximumBlock, (limit - window.windowTotal) / 16))), orphans)
+                window.lastBlock = blockSize(window)
+                return (.lease(start: window.start, wanted: window.lastBlock), orphans)
             }
             for orphan in orphans { orphan.resume() }
             switch step {
-            case .decided(let decision):
+            case .decided(let decision, let refill):
+                if let refill {
+                    Task { await self.refill(workspaceID: workspaceID, start: refill.start, wanted: refill.wanted, limit: limit) }
+                }
                 return decision
             case .waitForLease(let start):
                 await waitForLease(workspaceID: workspaceID, start: start)
@@ -114,6 +131,18 @@ public final class RateLimiter: Sendable {
             try? await store.giveBack(
                 workspaceID: workspaceID, window: Date(timeIntervalSince1970: TimeInterval(start)), count: count)
         }
+    }
+
+    /// A sixteenth of what is left of the window, at most `maximumBlock`, at least one.
+    private func blockSize(_ window: Window) -> Int {
+        max(1, min(maximumBlock, (window.limit - window.windowTotal) / 16))
+    }
+
+    /// A background lease: requests go on spending what is left meanwhile.
+    private func refill(workspaceID: UUID, start: Int64, wanted: Int, limit: Int) async {
+        let lease = try? await store.lease(
+            workspaceID: workspaceID, window: Date(timeIntervalSince1970: TimeInterval(start)), wanted: wanted, limit: limit)
+        finishLease(workspaceID: workspaceID, start: start, lease: lease)
     }
 
     static func windowStart(_ date: Date) -> Int64 {

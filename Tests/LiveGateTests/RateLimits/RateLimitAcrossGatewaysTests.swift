@@ -6,8 +6,8 @@ import TestSupport
 @Suite("Rate limits across gateways sharing one database")
 struct RateLimitAcrossGatewaysTests {
     static let limit = 200
-    /// README: at most (gateways − 1) × min(100, limit / 16) calls of a window are refused early.
-    static let earlyRefusalBound = (2 - 1) * min(100, limit / 16)
+    /// README: at most (gateways − 1) × 1.5 × min(250, limit / 16) calls of a window are refused early.
+    static let earlyRefusalBound = (2 - 1) * (3 * min(250, limit / 16) + 1) / 2
 
     /// Two `livegate serve` processes hammered at once: together they never accept more than the
     /// limit, refuse at most the documented few early, and record exactly what they accepted.
@@ -66,7 +66,7 @@ struct RateLimitAcrossGatewaysTests {
                 headers: ["Authorization": "Bearer \(secret)", "Content-Type": "application/json"],
                 body: Data(#"{"app_id":"\#(app.identifier)","activity_id":"game-42","content_state":{"n":1}}"#.utf8))
             #expect(response.status == 201)
-            #expect(try await database.count("SELECT granted FROM rate_limit_windows") == 100, "a block was leased")
+            #expect(try await database.count("SELECT granted FROM rate_limit_windows") == 250, "a block was leased")
             gateway.process.stop()
             #expect(try await database.count("SELECT granted FROM rate_limit_windows") == 1, "all but the one spent came back")
         }
