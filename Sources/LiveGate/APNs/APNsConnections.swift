@@ -12,11 +12,14 @@ final class APNsConnections: Sendable {
     private let clients = NIOLockedValueBox([Key: CurlHTTP2Client]())
 
     init(configuration: HTTP2ClientConfiguration) {
+        var configuration = configuration
+        // The sender reads `apns-id` only.
+        configuration.responseHeaderNames = ["apns-id"]
         self.configuration = configuration
     }
 
     func client(endpoint: APNsEndpoint, teamID: String) -> CurlHTTP2Client {
-        let key = Key(endpoint: endpoint.url.absoluteString, teamID: teamID)
+        let key = Key(endpoint: endpoint.baseURL, teamID: teamID)
         return clients.withLockedValue { clients in
             if let client = clients[key] { return client }
             let client = CurlHTTP2Client(configuration: configuration, name: "livegate-apns")

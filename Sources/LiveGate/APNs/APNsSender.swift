@@ -25,7 +25,7 @@ public final class APNsSender: Sendable {
         var renewed = false
         while true {
             let request = HTTP2Request(
-                url: app.endpoint.url.absoluteString.trimmingSuffix("/") + "/3/device/" + push.deviceToken.hex,
+                url: app.endpoint.baseURL + "/3/device/" + push.deviceToken.hex,
                 headers: [("authorization", "bearer " + token.value)] + Self.headers(push, bundleID: app.bundleID).fields,
                 body: push.payload)
             let outcome: APNsOutcome
@@ -54,11 +54,5 @@ public final class APNsSender: Sendable {
     /// Closes every connection and stops the clients' threads.
     public func shutdown() async {
         await connections.shutdown()
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

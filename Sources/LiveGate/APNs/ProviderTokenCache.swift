@@ -11,8 +11,9 @@ public final class ProviderTokenCache: Sendable {
     private struct Key: Hashable {
         let teamID: String
         let keyID: String
-        /// The key's PEM hashed: a credential replaced under the same ids gets a new token.
-        let keyDigest: [UInt8]
+        /// The key itself: a credential replaced under the same ids gets a new token. (Hashing the text
+        /// for the dictionary is cheaper than a digest on every push.)
+        let privateKeyPEM: String
     }
 
     private struct Entry {
@@ -63,6 +64,6 @@ public final class ProviderTokenCache: Sendable {
     }
 
     private static func key(for credentials: APNsCredentials) -> Key {
-        Key(teamID: credentials.teamID, keyID: credentials.keyID, keyDigest: SHA256Digest.hash(Array(credentials.privateKeyPEM.utf8)))
+        Key(teamID: credentials.teamID, keyID: credentials.keyID, privateKeyPEM: credentials.privateKeyPEM)
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 
-/// Delivers one claimed dispatch: checks the app can send, pages through its devices (fetching the
-/// next page while the current one is in flight), sends each page's pushes concurrently, and records
-/// each page before moving on, so a crash repeats at most one page and loses nothing.
+/// Delivers one claimed dispatch: checks the app can send, pages through its devices, sends each page's
+/// pushes concurrently (the next page starting while the current one's last answers come in), and
+/// records the pages in order, so a crash repeats at most two pages and loses nothing.
 struct DispatchDelivery: Sendable {
     /// How a delivery left the dispatch.
     enum Ending: Sendable, Equatable {
@@ -44,31 +44,58 @@ struct DispatchDelivery: Sendable {
         }
     }
 
+    /// Two pages overlap: the next page's pushes start while the current page's last answers are still
+    /// coming, so pushes in flight do not drain to zero at every page boundary. Pages are recorded in
+    /// order, each once all its answers are in.
     private func fanOut(_ claimed: ClaimedDispatch, app: App, leaseLost: @Sendable () -> Bool) async throws -> Ending {
         let dispatch = claimed.dispatch
         var cursor = claimed.fanoutCursor
-        var page = try await nextPage(claimed, after: cursor)
-        if page.isEmpty {
+        let first = try await nextPage(claimed, after: cursor)
+        guard let firstEnd = first.last?.cursor else {
             return try await finish(claimed, .done, log: cursor == 0 ? [DeliveryLogEntries.noTokens(dispatch)] : [])
         }
+        var sending = startSending(first, of: dispatch, app: app)
+        var sendingEnd = firstEnd
         while true {
-            if leaseLost() { return .leaseLost }
-            if isStopping() { return try await release(dispatch.id, at: Date()) }
-            let pageEnd = page.last!.cursor
-            async let following = nextPage(claimed, after: pageEnd)
-            let outcome = await send(page, of: dispatch, app: app)
-            if let problem = outcome.credentialProblem {
-                guard try await record(claimed, outcome.progress) else { return .leaseLost }
-                return try await finish(claimed, .failed, log: [problem])
+            let following: [FanoutTarget]
+            do {
+                following = try await nextPage(claimed, after: sendingEnd)
+            } catch {
+                _ = await sending.value
+                throw error
             }
-            if let problem = outcome.unreachable {
-                return try await retryLater(claimed, cursor: cursor, outcome: outcome, problem: problem)
+            let goOn = !following.isEmpty && !isStopping() && !leaseLost()
+            let next = goOn ? startSending(following, of: dispatch, app: app) : nil
+            if let ending = try await settle(await sending.value, claimed, pageStart: cursor) {
+                _ = await next?.value
+                return ending
             }
-            guard try await record(claimed, outcome.progress) else { return .leaseLost }
-            cursor = pageEnd
-            page = try await following
-            if page.isEmpty { return try await finish(claimed, .done) }
+            cursor = sendingEnd
+            guard let next, let followingEnd = following.last?.cursor else {
+                if following.isEmpty { return try await finish(claimed, .done) }
+                if leaseLost() { return .leaseLost }
+                return try await release(dispatch.id, at: Date())
+            }
+            sending = next
+            sendingEnd = followingEnd
         }
+    }
+
+    private func startSending(_ page: [FanoutTarget], of dispatch: Dispatch, app: App) -> Task<PageOutcome, Never> {
+        Task { await send(page, of: dispatch, app: app) }
+    }
+
+    /// Records a page, or ends the dispatch when the page says it cannot go on (nil: go on).
+    private func settle(_ outcome: PageOutcome, _ claimed: ClaimedDispatch, pageStart: Int64) async throws -> Ending? {
+        if let problem = outcome.credentialProblem {
+            guard try await record(claimed, outcome.progress) else { return .leaseLost }
+            return try await finish(claimed, .failed, log: [problem])
+        }
+        if let problem = outcome.unreachable {
+            return try await retryLater(claimed, cursor: pageStart, outcome: outcome, problem: problem)
+        }
+        guard try await record(claimed, outcome.progress) else { return .leaseLost }
+        return nil
     }
 
     /// Sends every push of a page at once (the in-flight limit paces them) and tallies the answers.
@@ -77,10 +104,11 @@ struct DispatchDelivery: Sendable {
             of: (Int, PushResult, Int, LiveActivityPush).self,
             returning: [(result: PushResult, retries: Int, push: LiveActivityPush)?].self
         ) { group in
+            var ids = APNsIDGenerator()
             for (index, target) in page.enumerated() {
                 let push = LiveActivityPush(
                     deviceToken: target.token, payload: dispatch.payload, priority: dispatch.priority,
-                    expiresAt: dispatch.expiresAt)
+                    expiresAt: dispatch.expiresAt, apnsID: ids.nextID())
                 group.addTask {
                     let (result, retries) = await sending.send(push, app: app)
                     return (index, result, retries, push)

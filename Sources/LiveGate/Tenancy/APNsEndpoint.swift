@@ -7,6 +7,8 @@ public struct APNsEndpoint: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     /// The base URL requests go to.
     public let url: URL
+    /// `url` as text without a trailing slash, made once: every push's URL starts with it.
+    public let baseURL: String
 
     public static let production = APNsEndpoint(trusted: "production", url: "https://api.push.apple.com:443")
     public static let sandbox = APNsEndpoint(trusted: "sandbox", url: "https://api.sandbox.push.apple.com:443")
@@ -14,6 +16,7 @@ public struct APNsEndpoint: Hashable, Sendable, CustomStringConvertible {
     private init(trusted rawValue: String, url: String) {
         self.rawValue = rawValue
         self.url = URL(string: url)!
+        self.baseURL = url
     }
 
     public init?(rawValue: String) {
@@ -27,6 +30,8 @@ public struct APNsEndpoint: Hashable, Sendable, CustomStringConvertible {
             else { return nil }
             self.rawValue = rawValue
             self.url = url
+            let text = url.absoluteString
+            self.baseURL = text.hasSuffix("/") ? String(text.dropLast()) : text
         }
     }
 

@@ -57,6 +57,32 @@ struct CurlHTTP2ClientTests {
         }
     }
 
+    /// More requests than the connections can carry wait in the client's own queue and go out as streams
+    /// free up: every one is answered, in its own stream, and no extra connection is opened for them.
+    @Test func requestsBeyondWhatTheConnectionsCarryWaitTheirTurn() async throws {
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer { certificate.remove() }
+        try await Self.withEchoServer(tls: certificate) { port in
+            let client = CurlHTTP2Client(
+                configuration: .init(maximumConnectionsPerHost: 2, maximumStreamsPerConnection: 5, trustedCAFile: certificate.certificateFile))
+            #expect(client.configuration.maximumTransfersInProgress == 10)
+            let responses = try await withThrowingTaskGroup(of: (Int, HTTP2Response).self) { group in
+                for index in 0..<200 {
+                    group.addTask { (index, try await client.send(Self.push(port, scheme: "https", index: index))) }
+                }
+                return try await group.reduce(into: [(Int, HTTP2Response)]()) { $0.append($1) }
+            }
+            #expect(responses.count == 200)
+            for (index, response) in responses {
+                #expect(response.status == 200)
+                #expect(response.body == Self.push(port, index: index).body)
+            }
+            let opened = responses.filter { !$0.1.reusedConnection }.count
+            #expect(opened >= 1 && opened <= 2, "\(opened) connections")
+            await client.shutdown()
+        }
+    }
+
     /// h2c (local simulators): every request gets its own connection, because libcurl 7.88 cannot reuse
     /// one with prior knowledge; what matters is that each request is answered.
     @Test func cleartextRequestsEachSucceed() async throws {

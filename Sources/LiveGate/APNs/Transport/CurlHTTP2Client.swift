@@ -21,11 +21,14 @@ public final class CurlHTTP2Client: Sendable {
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
         /// Set by the thread before it frees the multi handle: from then on nobody may wake it.
         var hasStopped = false
+        /// A wake-up is on its way: requests queued meanwhile need no other (one syscall, not one per push).
+        var wakeupPending = false
     }
 
     private static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
-    /// Easy handles kept for reuse beyond those in flight.
-    private static let idleHandleLimit = 256
+    /// Easy handles kept for reuse: as many as are commonly in flight, so a busy client neither makes
+    /// nor frees handles in its steady state.
+    private static let idleHandleLimit = 4096
 
     public let configuration: HTTP2ClientConfiguration
     private let multi: CurlMultiHandle
@@ -43,12 +46,16 @@ public final class CurlHTTP2Client: Sendable {
     /// Sends one request and waits for its answer (any HTTP status), or throws `HTTP2TransportError`.
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
         try await withCheckedThrowingContinuation { continuation in
-            let transfer = CurlTransfer(request: request, continuation: continuation)
+            let transfer = CurlTransfer(
+                request: request, continuation: continuation, keptHeaders: configuration.keptResponseHeaderBytes)
             // Woken under the lock, so the wake-up cannot reach a multi handle the thread has freed.
             let accepted = inbox.withLockedValue { inbox -> Bool in
                 guard !inbox.isShutDown else { return false }
                 inbox.queue.append(transfer)
-                curl_multi_wakeup(multi.handle)
+                if !inbox.wakeupPending {
+                    inbox.wakeupPending = true
+                    curl_multi_wakeup(multi.handle)
+                }
                 return true
             }
             if !accepted {
@@ -76,14 +83,22 @@ public final class CurlHTTP2Client: Sendable {
     private func runLoop() {
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         var idle: [UnsafeMutableRawPointer] = []
+        // Requests beyond what the connections can carry wait here, in order, not in libcurl.
+        var waiting = TransferQueue()
+        // Handles keep the options every request shares (set once); the value says for which scheme.
+        var configured: [UnsafeMutableRawPointer: Bool] = [:]
         while true {
             let (incoming, stopping) = inbox.withLockedValue { inbox in
-                defer { inbox.queue = [] }
+                defer {
+                    inbox.queue = []
+                    inbox.wakeupPending = false
+                }
                 return (inbox.queue, inbox.isShutDown)
             }
+            waiting.append(contentsOf: incoming)
             if stopping {
                 let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client shut down before an answer came")
-                for transfer in incoming { transfer.continuation.resume(throwing: shutDown) }
+                while let transfer = waiting.popFirst() { transfer.continuation.resume(throwing: shutDown) }
                 for (easy, transfer) in active {
                     curl_multi_remove_handle(multi.handle, easy)
                     curl_easy_cleanup(easy)
@@ -91,13 +106,24 @@ public final class CurlHTTP2Client: Sendable {
                 }
                 break
             }
-            for transfer in incoming {
+            while active.count < configuration.maximumTransfersInProgress, let transfer = waiting.popFirst() {
                 let easy = idle.popLast() ?? curl_easy_init()
                 guard let easy else {
                     transfer.continuation.resume(throwing: HTTP2TransportError(.invalidRequest, "curl_easy_init failed"))
                     continue
                 }
-                if let problem = CurlRequestSetup.apply(transfer, to: easy, configuration: configuration) {
+                let cleartext = CurlRequestSetup.isCleartext(transfer.request.url)
+                if configured[easy] != cleartext {
+                    if configured[easy] != nil { curl_easy_reset(easy) }
+                    configured[easy] = nil
+                    if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext) {
+                        idle.append(easy)
+                        transfer.continuation.resume(throwing: problem)
+                        continue
+                    }
+                    configured[easy] = cleartext
+                }
+                if let problem = CurlRequestSetup.apply(transfer, to: easy) {
                     idle.append(easy)
                     transfer.continuation.resume(throwing: problem)
                     continue
@@ -115,9 +141,15 @@ public final class CurlHTTP2Client: Sendable {
                 let result = message.pointee.data.result
                 curl_multi_remove_handle(multi.handle, easy)
                 transfer.continuation.resume(with: CurlRequestSetup.outcome(of: transfer, easy: easy, result: result))
-                curl_easy_reset(easy)
-                if idle.count < Self.idleHandleLimit { idle.append(easy) } else { curl_easy_cleanup(easy) }
+                if idle.count < Self.idleHandleLimit {
+                    idle.append(easy)
+                } else {
+                    configured[easy] = nil
+                    curl_easy_cleanup(easy)
+                }
             }
+            // Answers freed room for queued requests: start them now rather than after the next wait.
+            if !waiting.isEmpty && active.count < configuration.maximumTransfersInProgress { continue }
             curl_multi_poll(multi.handle, nil, 0, 1000, nil)
         }
         for easy in idle { curl_easy_cleanup(easy) }

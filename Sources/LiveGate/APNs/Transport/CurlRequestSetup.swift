@@ -1,44 +1,32 @@
 import CCurl
 
 /// Puts a request on an easy handle, and reads the outcome back.
+///
+/// A handle is configured once with what every request of a client shares (`configure`); each request
+/// then sets only its own URL, method, headers, body and callbacks (`apply`), which costs far less than
+/// resetting the handle and setting everything again for every push.
 enum CurlRequestSetup {
-    /// Nil when every option took; else why the request cannot be sent.
-    static func apply(
-        _ transfer: CurlTransfer, to easy: UnsafeMutableRawPointer, configuration: HTTP2ClientConfiguration
+    /// `http://` (any case): HTTP/2 without TLS, by prior knowledge.
+    static func isCleartext(_ url: String) -> Bool {
+        url.utf8.prefix(7).elementsEqual("http://".utf8) { $0 | 0x20 == $1 | 0x20 }
+    }
+
+    /// The options every request of a client shares. Nil when every option took; else why not.
+    static func configure(
+        _ easy: UnsafeMutableRawPointer, configuration: HTTP2ClientConfiguration, cleartext: Bool
     ) -> HTTP2TransportError? {
-        let request = transfer.request
-        let cleartext = request.url.lowercased().hasPrefix("http://")
-        var list: UnsafeMutablePointer<curl_slist>?
-        for (name, value) in request.headers {
-            list = curl_slist_append(list, "\(name): \(value)")
-        }
-        transfer.headerList = list
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
         var codes: [CURLcode] = [
-            lg_curl_easy_setopt_string(easy, CURLOPT_URL, request.url),
             lg_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
             // http:// is HTTP/2 without TLS (prior knowledge); https:// negotiates h2 by ALPN and verifies.
             lg_curl_easy_setopt_long(
-                easy, CURLOPT_HTTP_VERSION,
-                cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS),
+                easy, CURLOPT_HTTP_VERSION, cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS),
             // Wait for a connection that can multiplex rather than open another one per request.
             lg_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
             lg_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeoutMilliseconds),
             lg_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, configuration.responseTimeoutMilliseconds),
-            lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method),
-            lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback),
-            lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
-            lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
         ]
-        if !request.body.isEmpty || request.method == "POST" {
-            // Size first: COPYPOSTFIELDS then copies exactly that many bytes, NULs and all.
-            codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, request.body.count))
-            codes.append(request.body.withUnsafeBytes {
-                lg_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
-            })
-        }
         if cleartext {
             // libcurl 7.88 fails the second request on a reused h2c connection: never reuse one.
             codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
@@ -47,6 +35,41 @@ enum CurlRequestSetup {
         if let caFile = configuration.trustedCAFile {
             codes.append(lg_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile))
         }
+        return problem(in: codes)
+    }
+
+    /// The request's own options. Nil when every option took; else why the request cannot be sent.
+    static func apply(_ transfer: CurlTransfer, to easy: UnsafeMutableRawPointer) -> HTTP2TransportError? {
+        let request = transfer.request
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in request.headers {
+            list = curl_slist_append(list, "\(name): \(value)")
+        }
+        transfer.headerList = list
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        var codes: [CURLcode] = [
+            lg_curl_easy_setopt_string(easy, CURLOPT_URL, request.url),
+            lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list),
+            lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
+            lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
+        ]
+        if request.method == "GET" && request.body.isEmpty {
+            // Undoes a body and method the handle's last request may have left.
+            codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+            codes.append(lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, nil))
+        } else {
+            // Size first: COPYPOSTFIELDS then copies exactly that many bytes, NULs and all.
+            codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, request.body.count))
+            codes.append(request.body.withUnsafeBytes {
+                lg_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            })
+            // POST is what a body means to libcurl; any other method is named.
+            codes.append(lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method == "POST" ? nil : request.method))
+        }
+        return problem(in: codes)
+    }
+
+    private static func problem(in codes: [CURLcode]) -> HTTP2TransportError? {
         guard let failed = codes.first(where: { $0 != CURLE_OK }) else { return nil }
         return HTTP2TransportError(.invalidRequest, String(cString: curl_easy_strerror(failed)))
     }

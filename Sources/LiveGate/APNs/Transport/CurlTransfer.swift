@@ -7,14 +7,17 @@ import CCurl
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTP2Request
     let continuation: CheckedContinuation<HTTP2Response, any Error>
+    /// Lower-case names of the headers to keep; nil keeps all.
+    let keptHeaders: [[UInt8]]?
     var responseHeaders: [String: String] = [:]
     var responseBody: [UInt8] = []
     /// The header list given to curl; freed once, when the transfer completes.
     var headerList: UnsafeMutablePointer<curl_slist>?
 
-    init(request: HTTP2Request, continuation: CheckedContinuation<HTTP2Response, any Error>) {
+    init(request: HTTP2Request, continuation: CheckedContinuation<HTTP2Response, any Error>, keptHeaders: [[UInt8]]? = nil) {
         self.request = request
         self.continuation = continuation
+        self.keptHeaders = keptHeaders
     }
 
     deinit {
@@ -24,6 +27,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// One raw header line (`name: value\r\n`); the status line and the blank line are skipped.
     func receiveHeaderLine(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        if let keptHeaders {
+            // ASCII letters only differ in bit 0x20; header names are ASCII.
+            let wanted = keptHeaders.contains { kept in
+                kept.count == colon && kept.elementsEqual(bytes[..<colon]) { $0 == $1 | 0x20 || $0 == $1 }
+            }
+            guard wanted else { return }
+        }
         let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         var value = bytes[(colon + 1)...]
         while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }

@@ -5,20 +5,34 @@ public struct HTTP2ClientConfiguration: Sendable {
     public var responseTimeoutMilliseconds: Int
     /// More connections to one host open only when the streams of the open ones are all in use.
     public var maximumConnectionsPerHost: Int
-    /// libcurl's own cap per connection (its default is 100); the server's SETTINGS_MAX_CONCURRENT_STREAMS
-    /// still applies. APNs advertises about 500.
+    /// Streams used per connection (libcurl's default, and the least RFC 9113 asks a server to allow);
+    /// the server's SETTINGS_MAX_CONCURRENT_STREAMS still applies if lower. APNs allows about 500.
     public var maximumStreamsPerConnection: Int
+    /// Requests handed to libcurl at once: what the connections can carry. Beyond it requests wait in
+    /// the client's own queue, which costs nothing per request, where libcurl's pending list costs more
+    /// the longer it is.
+    public var maximumTransfersInProgress: Int { maximumConnectionsPerHost * maximumStreamsPerConnection }
     /// A PEM bundle of certificate authorities to trust instead of the system's (private simulators, tests).
     public var trustedCAFile: String?
+    /// The response headers to keep (lower-case names); nil keeps all. APNs needs one, and reading the
+    /// others costs allocations on every push.
+    public var responseHeaderNames: Set<String>? {
+        didSet { keptResponseHeaderBytes = responseHeaderNames.map { $0.map { Array($0.lowercased().utf8) } } }
+    }
+    /// `responseHeaderNames` as bytes, for the client's thread to compare without allocating.
+    private(set) var keptResponseHeaderBytes: [[UInt8]]?
 
     public init(
         connectTimeoutMilliseconds: Int = 10_000, responseTimeoutMilliseconds: Int = 30_000,
-        maximumConnectionsPerHost: Int = 4, maximumStreamsPerConnection: Int = 1_000, trustedCAFile: String? = nil
+        maximumConnectionsPerHost: Int = 4, maximumStreamsPerConnection: Int = 100, trustedCAFile: String? = nil,
+        responseHeaderNames: Set<String>? = nil
     ) {
         self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
         self.responseTimeoutMilliseconds = responseTimeoutMilliseconds
         self.maximumConnectionsPerHost = maximumConnectionsPerHost
         self.maximumStreamsPerConnection = maximumStreamsPerConnection
         self.trustedCAFile = trustedCAFile
+        self.responseHeaderNames = responseHeaderNames
+        self.keptResponseHeaderBytes = responseHeaderNames.map { $0.map { Array($0.lowercased().utf8) } }
     }
 }
