@@ -7,6 +7,7 @@ import Foundation
 public final class APNsSender: Sendable {
     private let tokens: ProviderTokenCache
     private let connections: APNsConnections
+    private let sharedHeaders = SharedPushHeaders()
 
     public init(tokens: ProviderTokenCache = ProviderTokenCache(), transport: HTTP2ClientConfiguration = .init()) {
         self.tokens = tokens
@@ -26,7 +27,10 @@ public final class APNsSender: Sendable {
         while true {
             let request = HTTP2Request(
                 url: app.endpoint.baseURL + "/3/device/" + push.deviceToken.hex,
-                headers: [("authorization", "bearer " + token.value)] + Self.headers(push, bundleID: app.bundleID).fields,
+                headers: [("apns-id", push.apnsID.uuidString.lowercased())],
+                sharedHeaders: sharedHeaders.lines(
+                    token: token, bundleID: app.bundleID, priority: push.priority,
+                    expiration: Int64(push.expiresAt.timeIntervalSince1970)),
                 body: push.payload)
             let outcome: APNsOutcome
             do {
@@ -43,12 +47,6 @@ public final class APNsSender: Sendable {
             token = fresh
             renewed = true
         }
-    }
-
-    static func headers(_ push: LiveActivityPush, bundleID: String) -> LiveActivityPushHeaders {
-        LiveActivityPushHeaders(
-            bundleID: bundleID, priority: push.priority, expiration: Int64(push.expiresAt.timeIntervalSince1970),
-            apnsID: push.apnsID.uuidString.lowercased())
     }
 
     /// Closes every connection and stops the clients' threads.

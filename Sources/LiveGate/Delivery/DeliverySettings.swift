@@ -2,7 +2,8 @@
 public struct DeliverySettings: Sendable {
     /// Devices fetched per page of a fan-out (one query each), and recorded together.
     public var pageSize: Int
-    /// Pushes waiting for APNs at once, across every dispatch this process delivers.
+    /// Pushes waiting for APNs at once, across every dispatch this process delivers. The default is what
+    /// one endpoint's connections carry (4 connections × 100 streams): more would only wait in a queue.
     public var maximumPushesInFlight: Int
     /// Dispatches one process delivers at once.
     public var concurrentDispatches: Int
@@ -19,7 +20,7 @@ public struct DeliverySettings: Sendable {
     public var tokenLifetime: Duration
 
     public init(
-        pageSize: Int = 1_000, maximumPushesInFlight: Int = 1_000, concurrentDispatches: Int = 8,
+        pageSize: Int = 1_000, maximumPushesInFlight: Int = 400, concurrentDispatches: Int = 8,
         lease: Duration = .seconds(60), pollInterval: Duration = .milliseconds(250),
         pushRetry: RetryPolicy = .init(maximumAttempts: 4, baseDelay: .milliseconds(250), maximumDelay: .seconds(5)),
         dispatchRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),

@@ -42,14 +42,21 @@ enum CurlRequestSetup {
     static func apply(_ transfer: CurlTransfer, to easy: UnsafeMutableRawPointer) -> HTTP2TransportError? {
         let request = transfer.request
         var list: UnsafeMutablePointer<curl_slist>?
+        var tail: UnsafeMutablePointer<curl_slist>?
         for (name, value) in request.headers {
             list = curl_slist_append(list, "\(name): \(value)")
+            tail = tail?.pointee.next ?? list
         }
         transfer.headerList = list
+        if let shared = request.sharedHeaders?.list {
+            // The shared lines follow the request's own; the link is undone before the own list is freed.
+            tail?.pointee.next = shared
+            transfer.sharedHeadersLink = tail
+        }
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var codes: [CURLcode] = [
             lg_curl_easy_setopt_string(easy, CURLOPT_URL, request.url),
-            lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list),
+            lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list ?? request.sharedHeaders?.list),
             lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
             lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
         ]

@@ -11,8 +11,10 @@ final class CurlTransfer: @unchecked Sendable {
     let keptHeaders: [[UInt8]]?
     var responseHeaders: [String: String] = [:]
     var responseBody: [UInt8] = []
-    /// The header list given to curl; freed once, when the transfer completes.
+    /// The request's own header lines given to curl; freed once, when the transfer completes.
     var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The last of the own lines, while it links to the request's shared lines (which it does not own).
+    var sharedHeadersLink: UnsafeMutablePointer<curl_slist>?
 
     init(request: HTTP2Request, continuation: CheckedContinuation<HTTP2Response, any Error>, keptHeaders: [[UInt8]]? = nil) {
         self.request = request
@@ -21,6 +23,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
+        sharedHeadersLink?.pointee.next = nil
         curl_slist_free_all(headerList)
     }
 

@@ -4,12 +4,18 @@ public struct HTTP2Request: Sendable {
     public var method: String
     /// Lower-case names, as HTTP/2 sends them.
     public var headers: [(name: String, value: String)]
+    /// Lines sent after `headers`, shared with other requests.
+    public var sharedHeaders: SharedHeaderLines?
     public var body: [UInt8]
 
-    public init(url: String, method: String = "POST", headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(
+        url: String, method: String = "POST", headers: [(name: String, value: String)] = [],
+        sharedHeaders: SharedHeaderLines? = nil, body: [UInt8] = []
+    ) {
         self.url = url
         self.method = method
         self.headers = headers
+        self.sharedHeaders = sharedHeaders
         self.body = body
     }
 }
