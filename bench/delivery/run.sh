@@ -9,6 +9,7 @@
 # tls: nghttpd with a self-signed P-256 certificate, the gateway on https:// (h2 by ALPN, connections
 # reused and multiplexed, as with APNs). h2c: nghttpd --no-tls, the gateway on http://, where it opens
 # one connection per push (libcurl 7.88 cannot reuse an h2c connection), so it only shows that cost.
+# As root, nghttpd gets a private tmpfs on /tmp (see start_receiver below).
 #
 # Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH, if set, is passed as --scratch-path), starts
 # its own PostgreSQL cluster (default durability: fsync and synchronous_commit on), nghttpd and gateway,
@@ -128,7 +129,7 @@ done
 sql "VACUUM ANALYZE activity_tokens" >/dev/null
 
 gateway_port=$(free_port)
-LIVEGATE_LOG_LEVEL="${LIVEGATE_LOG_LEVEL:-warning}" LIVEGATE_APNS_CA_FILE="$work/cert.pem" \
+LIVEGATE_DELIVERY=on LIVEGATE_LOG_LEVEL="${LIVEGATE_LOG_LEVEL:-warning}" LIVEGATE_APNS_CA_FILE="$work/cert.pem" \
     "$bin" serve --port "$gateway_port" >"$work/gateway.log" 2>&1 &
 gateway_pid=$!
 for _ in $(seq 1 100); do
