@@ -5,8 +5,8 @@ import LiveGate
 /// test or script that runs it as a separate process would.
 final class SimulatorControlClient {
     let baseURL: String
-    /// Dropped at `shutdown()`: the client's connections close only when it goes, and a TLS server
-    /// stopped while one is open waits (NIOSSL: 5 s) for the client's close_notify.
+    /// Shut down and dropped at `shutdown()`, before the simulator stops: a TLS server stopped while a
+    /// connection is open waits (NIOSSL: 5 s) for the client's close_notify.
     private var client: CurlHTTP2Client?
 
     init(port: Int, caFile: String) {
