@@ -15,37 +15,58 @@ public final class APNsSender: Sendable {
     }
 
     public func send(_ push: LiveActivityPush, app: App) async -> APNsDelivery {
-        guard let credentials = app.credentials else { return .noCredential }
+        await send([push], app: app)[0]
+    }
+
+    /// Sends pushes of one app concurrently and returns how each ended, in order. The client, provider
+    /// token and shared headers are looked up once for all of them; pushes whose provider token APNs
+    /// rejects are sent again, once, with a renewed token.
+    public func send(_ pushes: [LiveActivityPush], app: App) async -> [APNsDelivery] {
+        guard let credentials = app.credentials else { return pushes.map { _ in .noCredential } }
         let client = connections.client(endpoint: app.endpoint, teamID: credentials.teamID)
         var token: ProviderToken
         do {
             token = try tokens.token(for: credentials)
         } catch {
-            return .unusableCredential("\(error)")
+            return pushes.map { _ in .unusableCredential("\(error)") }
         }
-        var renewed = false
-        while true {
-            let request = HTTP2Request(
-                url: app.endpoint.baseURL + "/3/device/" + push.deviceToken.hex,
-                headers: [("apns-id", push.apnsID.uuidString.lowercased())],
-                sharedHeaders: sharedHeaders.lines(
-                    token: token, bundleID: app.bundleID, priority: push.priority,
-                    expiration: Int64(push.expiresAt.timeIntervalSince1970)),
-                body: push.payload)
-            let outcome: APNsOutcome
-            do {
-                let response = try await client.send(request)
-                outcome = APNsOutcome.classify(status: response.status, body: response.body, apnsID: response.headers["apns-id"])
-            } catch let error as HTTP2TransportError {
-                return .transportFailed(error)
-            } catch {
-                return .transportFailed(HTTP2TransportError(.connectionLost, "\(error)"))
+        var deliveries = await send(pushes, indices: Array(pushes.indices), app: app, client: client, token: token)
+        // Once: a token renewed less than 20 minutes ago and rejected again means the key is wrong.
+        let rejected = pushes.indices.filter {
+            if case .answered(.providerTokenRejected) = deliveries[$0] { return true }
+            return false
+        }
+        guard !rejected.isEmpty, let fresh = try? tokens.renew(token, for: credentials) else { return deliveries }
+        token = fresh
+        let retried = await send(pushes, indices: rejected, app: app, client: client, token: token)
+        for (index, delivery) in zip(rejected, retried) { deliveries[index] = delivery }
+        return deliveries
+    }
+
+    /// `pushes[indices]` as one batch; the answers come back in `indices` order.
+    private func send(
+        _ pushes: [LiveActivityPush], indices: [Int], app: App, client: CurlHTTP2Client, token: ProviderToken
+    ) async -> [APNsDelivery] {
+        var requests: [HTTP2Request] = []
+        requests.reserveCapacity(indices.count)
+        for index in indices {
+            let push = pushes[index]
+            requests.append(
+                HTTP2Request(
+                    url: app.endpoint.baseURL + "/3/device/" + push.deviceToken.hex,
+                    headers: [("apns-id", push.apnsID.uuidString.lowercased())],
+                    sharedHeaders: sharedHeaders.lines(
+                        token: token, bundleID: app.bundleID, priority: push.priority,
+                        expiration: Int64(push.expiresAt.timeIntervalSince1970)),
+                    body: push.payload))
+        }
+        return await client.send(batch: requests).map { result in
+            switch result {
+            case .success(let response):
+                .answered(APNsOutcome.classify(status: response.status, body: response.body, apnsID: response.headers["apns-id"]))
+            case .failure(let error):
+                .transportFailed(error)
             }
-            guard case .providerTokenRejected = outcome, !renewed else { return .answered(outcome) }
-            // Once: a token renewed less than 20 minutes ago and rejected again means the key is wrong.
-            guard let fresh = try? tokens.renew(token, for: credentials) else { return .answered(outcome) }
-            token = fresh
-            renewed = true
         }
     }
 

@@ -5,6 +5,9 @@ public struct DeliverySettings: Sendable {
     /// Pushes waiting for APNs at once, across every dispatch this process delivers. The default is what
     /// one endpoint's connections carry (4 connections × 100 streams): more would only wait in a queue.
     public var maximumPushesInFlight: Int
+    /// Pushes handed to the HTTP/2 client together (one task, one wake-up): an eighth of what may be in
+    /// flight, so several batches keep the connections busy while others wait for their last answers.
+    public var pushesPerBatch: Int { max(1, maximumPushesInFlight / 8) }
     /// Dispatches one process delivers at once.
     public var concurrentDispatches: Int
     /// How long a claim holds without being renewed; a crashed worker's dispatches are taken over after it.

@@ -98,27 +98,31 @@ struct DispatchDelivery: Sendable {
         return nil
     }
 
-    /// Sends every push of a page at once (the in-flight limit paces them) and tallies the answers.
+    /// Sends a page in chunks, all at once (the in-flight limit paces them), and tallies the answers.
+    /// A chunk is one batch for the HTTP/2 client: one task and one wake-up for many pushes.
     private func send(_ page: [FanoutTarget], of dispatch: Dispatch, app: App) async -> PageOutcome {
-        let results = await withTaskGroup(
-            of: (Int, PushResult, Int, LiveActivityPush).self,
-            returning: [(result: PushResult, retries: Int, push: LiveActivityPush)?].self
-        ) { group in
-            var ids = APNsIDGenerator()
-            for (index, target) in page.enumerated() {
-                let push = LiveActivityPush(
-                    deviceToken: target.token, payload: dispatch.payload, priority: dispatch.priority,
-                    expiresAt: dispatch.expiresAt, apnsID: ids.nextID())
-                group.addTask {
-                    let (result, retries) = await sending.send(push, app: app)
-                    return (index, result, retries, push)
-                }
-            }
-            var results = [(result: PushResult, retries: Int, push: LiveActivityPush)?](repeating: nil, count: page.count)
-            for await (index, result, retries, push) in group { results[index] = (result, retries, push) }
-            return results
+        var ids = APNsIDGenerator()
+        let pushes = page.map { target in
+            LiveActivityPush(
+                deviceToken: target.token, payload: dispatch.payload, priority: dispatch.priority,
+                expiresAt: dispatch.expiresAt, apnsID: ids.nextID())
         }
-        return PageOutcome(page: page, results: results.map { $0! }, dispatch: dispatch)
+        let chunk = settings.pushesPerBatch
+        let results = await withTaskGroup(
+            of: (Int, [(result: PushResult, retries: Int)]).self,
+            returning: [(result: PushResult, retries: Int, push: LiveActivityPush)].self
+        ) { group in
+            for start in stride(from: 0, to: pushes.count, by: chunk) {
+                let batch = Array(pushes[start..<min(start + chunk, pushes.count)])
+                group.addTask { (start, await sending.send(batch, app: app)) }
+            }
+            var results = [(result: PushResult, retries: Int)?](repeating: nil, count: pushes.count)
+            for await (start, sent) in group {
+                for (offset, outcome) in sent.enumerated() { results[start + offset] = outcome }
+            }
+            return zip(results, pushes).map { ($0!.result, $0!.retries, $1) }
+        }
+        return PageOutcome(page: page, results: results, dispatch: dispatch)
     }
 
     /// No push of the page reached APNs: hand the dispatch back for later, from the same page, unless it

@@ -1,55 +1,66 @@
 import NIOConcurrencyHelpers
 
-/// A counting semaphore for async code: at most `limit` holders at once, the others wait in order.
+/// A counting semaphore for async code: at most `limit` permits held at once; callers wait in order.
+/// A caller may take several at once (a batch of pushes), never more than the limit.
 final class InFlightLimit: Sendable {
+    private struct Waiter {
+        let count: Int
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
     private struct State {
         var available: Int
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [Waiter] = []
         /// Waiters before this index were resumed; kept to make waking O(1), compacted now and then.
         var head = 0
     }
 
+    let limit: Int
     private let state: NIOLockedValueBox<State>
 
     init(_ limit: Int) {
         precondition(limit > 0)
+        self.limit = limit
         state = NIOLockedValueBox(State(available: limit))
     }
 
-    func acquire() async {
+    func acquire(_ count: Int = 1) async {
+        precondition(count > 0 && count <= limit, "cannot hold \(count) of \(limit) permits")
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLockedValue { state -> Bool in
-                if state.available > 0 {
-                    state.available -= 1
+                // First come, first served: nobody overtakes a waiter.
+                if state.head == state.waiters.count, state.available >= count {
+                    state.available -= count
                     return true
                 }
-                state.waiters.append(continuation)
+                state.waiters.append(Waiter(count: count, continuation: continuation))
                 return false
             }
             if granted { continuation.resume() }
         }
     }
 
-    func release() {
-        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-            guard state.head < state.waiters.count else {
-                state.available += 1
-                return nil
+    func release(_ count: Int = 1) {
+        let ready = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            state.available += count
+            var ready: [CheckedContinuation<Void, Never>] = []
+            while state.head < state.waiters.count, state.waiters[state.head].count <= state.available {
+                state.available -= state.waiters[state.head].count
+                ready.append(state.waiters[state.head].continuation)
+                state.head += 1
             }
-            let waiter = state.waiters[state.head]
-            state.head += 1
             if state.head == state.waiters.count || state.head >= 1024 {
                 state.waiters.removeFirst(state.head)
                 state.head = 0
             }
-            return waiter
+            return ready
         }
-        next?.resume()
+        for continuation in ready { continuation.resume() }
     }
 
-    func withPermit<Result: Sendable>(_ body: () async -> Result) async -> Result {
-        await acquire()
-        defer { release() }
+    func withPermits<Result: Sendable>(_ count: Int, _ body: () async -> Result) async -> Result {
+        await acquire(count)
+        defer { release(count) }
         return await body()
     }
 }

@@ -46,21 +46,38 @@ public final class CurlHTTP2Client: Sendable {
     /// Sends one request and waits for its answer (any HTTP status), or throws `HTTP2TransportError`.
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
         try await withCheckedThrowingContinuation { continuation in
-            let transfer = CurlTransfer(
-                request: request, continuation: continuation, keptHeaders: configuration.keptResponseHeaderBytes)
-            // Woken under the lock, so the wake-up cannot reach a multi handle the thread has freed.
-            let accepted = inbox.withLockedValue { inbox -> Bool in
-                guard !inbox.isShutDown else { return false }
-                inbox.queue.append(transfer)
-                if !inbox.wakeupPending {
-                    inbox.wakeupPending = true
-                    curl_multi_wakeup(multi.handle)
-                }
-                return true
+            hand([CurlTransfer(request: request, completion: .single(continuation), keptHeaders: configuration.keptResponseHeaderBytes)])
+        }
+    }
+
+    /// Sends the requests concurrently and returns their answers in the same order, once all are in:
+    /// one wake-up of the caller for the whole batch.
+    public func send(batch requests: [HTTP2Request]) async -> [Result<HTTP2Response, HTTP2TransportError>] {
+        guard !requests.isEmpty else { return [] }
+        return await withCheckedContinuation { continuation in
+            let batch = TransferBatch(count: requests.count, continuation: continuation)
+            hand(requests.enumerated().map { index, request in
+                CurlTransfer(
+                    request: request, completion: .batch(batch, index: index), keptHeaders: configuration.keptResponseHeaderBytes)
+            })
+        }
+    }
+
+    /// Queues transfers for the client's thread, or fails them if the client is shut down.
+    private func hand(_ transfers: [CurlTransfer]) {
+        // Woken under the lock, so the wake-up cannot reach a multi handle the thread has freed.
+        let accepted = inbox.withLockedValue { inbox -> Bool in
+            guard !inbox.isShutDown else { return false }
+            inbox.queue.append(contentsOf: transfers)
+            if !inbox.wakeupPending {
+                inbox.wakeupPending = true
+                curl_multi_wakeup(multi.handle)
             }
-            if !accepted {
-                continuation.resume(throwing: HTTP2TransportError(.shutDown, "the HTTP/2 client is shut down"))
-            }
+            return true
+        }
+        if !accepted {
+            let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client is shut down")
+            for transfer in transfers { transfer.completion.finish(.failure(shutDown)) }
         }
     }
 
@@ -98,18 +115,18 @@ public final class CurlHTTP2Client: Sendable {
             waiting.append(contentsOf: incoming)
             if stopping {
                 let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client shut down before an answer came")
-                while let transfer = waiting.popFirst() { transfer.continuation.resume(throwing: shutDown) }
+                while let transfer = waiting.popFirst() { transfer.completion.finish(.failure(shutDown)) }
                 for (easy, transfer) in active {
                     curl_multi_remove_handle(multi.handle, easy)
                     curl_easy_cleanup(easy)
-                    transfer.continuation.resume(throwing: shutDown)
+                    transfer.completion.finish(.failure(shutDown))
                 }
                 break
             }
             while active.count < configuration.maximumTransfersInProgress, let transfer = waiting.popFirst() {
                 let easy = idle.popLast() ?? curl_easy_init()
                 guard let easy else {
-                    transfer.continuation.resume(throwing: HTTP2TransportError(.invalidRequest, "curl_easy_init failed"))
+                    transfer.completion.finish(.failure(HTTP2TransportError(.invalidRequest, "curl_easy_init failed")))
                     continue
                 }
                 let cleartext = CurlRequestSetup.isCleartext(transfer.request.url)
@@ -118,14 +135,14 @@ public final class CurlHTTP2Client: Sendable {
                     configured[easy] = nil
                     if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext) {
                         idle.append(easy)
-                        transfer.continuation.resume(throwing: problem)
+                        transfer.completion.finish(.failure(problem))
                         continue
                     }
                     configured[easy] = cleartext
                 }
                 if let problem = CurlRequestSetup.apply(transfer, to: easy) {
                     idle.append(easy)
-                    transfer.continuation.resume(throwing: problem)
+                    transfer.completion.finish(.failure(problem))
                     continue
                 }
                 active[easy] = transfer
@@ -140,7 +157,7 @@ public final class CurlHTTP2Client: Sendable {
                 else { continue }
                 let result = message.pointee.data.result
                 curl_multi_remove_handle(multi.handle, easy)
-                transfer.continuation.resume(with: CurlRequestSetup.outcome(of: transfer, easy: easy, result: result))
+                transfer.completion.finish(CurlRequestSetup.outcome(of: transfer, easy: easy, result: result))
                 if idle.count < Self.idleHandleLimit {
                     idle.append(easy)
                 } else {

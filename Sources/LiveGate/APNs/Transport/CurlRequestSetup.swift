@@ -83,7 +83,7 @@ enum CurlRequestSetup {
 
     static func outcome(
         of transfer: CurlTransfer, easy: UnsafeMutableRawPointer, result: CURLcode
-    ) -> Result<HTTP2Response, any Error> {
+    ) -> Result<HTTP2Response, HTTP2TransportError> {
         guard result == CURLE_OK else {
             return .failure(HTTP2TransportError(code(for: result), String(cString: curl_easy_strerror(result))))
         }

@@ -6,7 +6,7 @@ import CCurl
 /// then on only the client's thread touches it.
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTP2Request
-    let continuation: CheckedContinuation<HTTP2Response, any Error>
+    let completion: TransferCompletion
     /// Lower-case names of the headers to keep; nil keeps all.
     let keptHeaders: [[UInt8]]?
     var responseHeaders: [String: String] = [:]
@@ -16,9 +16,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// The last of the own lines, while it links to the request's shared lines (which it does not own).
     var sharedHeadersLink: UnsafeMutablePointer<curl_slist>?
 
-    init(request: HTTP2Request, continuation: CheckedContinuation<HTTP2Response, any Error>, keptHeaders: [[UInt8]]? = nil) {
+    init(request: HTTP2Request, completion: TransferCompletion, keptHeaders: [[UInt8]]? = nil) {
         self.request = request
-        self.continuation = continuation
+        self.completion = completion
         self.keptHeaders = keptHeaders
     }
 

@@ -1,0 +1,33 @@
+/// Whom a finished transfer tells: one caller waiting for one answer, or its place in a batch whose
+/// caller waits for all of them at once (one wake-up for many pushes).
+enum TransferCompletion {
+    case single(CheckedContinuation<HTTP2Response, any Error>)
+    case batch(TransferBatch, index: Int)
+
+    func finish(_ result: Result<HTTP2Response, HTTP2TransportError>) {
+        switch self {
+        case .single(let continuation): continuation.resume(with: result.mapError { $0 as any Error })
+        case .batch(let batch, let index): batch.record(result, at: index)
+        }
+    }
+}
+
+/// The answers of one `CurlHTTP2Client.send(batch:)`, collected on the client's thread (and only
+/// there: hence `@unchecked Sendable`), handed to the caller when the last one is in.
+final class TransferBatch: @unchecked Sendable {
+    private var results: [Result<HTTP2Response, HTTP2TransportError>?]
+    private var remaining: Int
+    private let continuation: CheckedContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
+
+    init(count: Int, continuation: CheckedContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>) {
+        results = Array(repeating: nil, count: count)
+        remaining = count
+        self.continuation = continuation
+    }
+
+    func record(_ result: Result<HTTP2Response, HTTP2TransportError>, at index: Int) {
+        results[index] = result
+        remaining -= 1
+        if remaining == 0 { continuation.resume(returning: results.map { $0! }) }
+    }
+}
