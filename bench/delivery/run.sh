@@ -20,23 +20,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/postgres.sh
+source bench/lib/setup.sh
 
 rounds="${1:-3}"
 receivers="${2:-tls}"
 tokens="${LIVEGATE_BENCH_TOKENS:-10000}"
 shapes=("-c 1 -m 100" "-c 4 -m 100" "-c 4 -m 250")
 wait_limit_seconds=120
-scratch=()
-if [ -n "${LIVEGATE_BENCH_SCRATCH:-}" ]; then scratch=(--scratch-path "$LIVEGATE_BENCH_SCRATCH"); fi
 
 scripts/install-deps.sh run >&2
 if ! command -v nghttpd >/dev/null || ! command -v h2load >/dev/null; then
     scripts/install-deps.sh test >&2 # nghttp2-server (nghttpd) and nghttp2-client (h2load)
 fi
 
-echo "building livegate (release)..." >&2
-swift build -c release --product livegate "${scratch[@]}" >&2
-bin="$(swift build -c release --show-bin-path "${scratch[@]}")/livegate"
+bench_build
 
 work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
 chmod 755 "$work"
@@ -68,11 +65,8 @@ wait_for_port() {
     fail "nothing listens on port $1"
 }
 
-pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB
-psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
-export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
+bench_database
 sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
-"$bin" migrate >&2
 
 # The receiver's certificate (also the CA the gateway trusts) and the app's provider key. nghttpd
 # checks no provider token: it answers 200 to every POST and echoes the body.

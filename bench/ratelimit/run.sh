@@ -13,22 +13,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/postgres.sh
+source bench/lib/setup.sh
 source bench/lib/wrk.sh
 
 duration="${1:-15}"
 levels="${2:-16 64}"
 rounds="${3:-3}"
-scratch=()
-if [ -n "${LIVEGATE_BENCH_SCRATCH:-}" ]; then scratch=(--scratch-path "$LIVEGATE_BENCH_SCRATCH"); fi
 
 scripts/install-deps.sh run >&2
 if ! command -v wrk >/dev/null; then
     apt-get install -y wrk >&2 || { apt-get update >&2 && apt-get install -y wrk >&2; }
 fi
 
-echo "building livegate (release)..." >&2
-swift build -c release --product livegate "${scratch[@]}" >&2
-bin="$(swift build -c release "${scratch[@]}" --show-bin-path)/livegate"
+bench_build
 
 work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
 chmod 755 "$work"
@@ -42,10 +39,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB
-psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
-export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
-"$bin" migrate >&2
+bench_database
 workspace=$("$bin" workspace create --name "Bench" --rate-limit 2000000000 | tail -n 1)
 export BENCH_APP_ID=$("$bin" app create --workspace "$workspace" --name "Bench app" --bundle-id com.example.bench --apns-endpoint sandbox | tail -n 1)
 export BENCH_API_KEY=$("$bin" key create --workspace "$workspace" --name bench \
