@@ -40,7 +40,7 @@ enum FanoutStatements {
         } else {
             rows = try connection.query(
                 activityPage,
-                [dispatch.appID, dispatch.activityID, cursor, limit, PostgresDeliveryQueue.seconds(tokenLifetime),
+                [dispatch.appID, dispatch.activityID, cursor, limit, tokenLifetime.inSeconds,
                  dispatch.externalID ?? "", dispatch.workspaceID])
         }
         return try rows.compactMap { row in
@@ -66,7 +66,7 @@ enum FanoutStatements {
                   AND t.updated_at > now() - make_interval(secs => $4)
                   AND ($5 = '' OR u.workspace_id = $6 AND u.external_id = $5)
                 """,
-                [dispatch.appID, dispatch.activityID, claimed.fanoutCursor, PostgresDeliveryQueue.seconds(tokenLifetime),
+                [dispatch.appID, dispatch.activityID, claimed.fanoutCursor, tokenLifetime.inSeconds,
                  dispatch.externalID ?? "", dispatch.workspaceID])
         }
         return try rows.first?.require("n") ?? 0

@@ -23,8 +23,8 @@ public struct Housekeeping: Sendable {
     /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts
     /// and finished dispatches older than `retention`, and quota windows of past hours.
     public func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
-        let lifetime = PostgresDeliveryQueue.seconds(tokenLifetime)
-        let kept = PostgresDeliveryQueue.seconds(retention)
+        let lifetime = tokenLifetime.inSeconds
+        let kept = retention.inSeconds
         var report = Report()
         report.retiredTokens = try await deleteInBatches(
             "activity_tokens", where: "updated_at < now() - make_interval(secs => $1)", lifetime)

@@ -28,7 +28,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             RETURNING d.id, d.workspace_id, d.app_id, d.event, d.activity_id, d.external_id, d.payload,
                       d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts
             """,
-            [worker, Self.seconds(lease), limit])
+            [worker, lease.inSeconds, limit])
         return try rows.map { row in
             guard let event = LiveActivityEvent(rawValue: try row.require("event")),
                 let priority = APNsPriority(rawValue: try row.require("priority"))
@@ -73,7 +73,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
                 WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
                 """,
                 [dispatch.id, worker, progress.cursor, progress.sent, progress.failed, progress.retried,
-                 progress.removed, Self.seconds(lease)]
+                 progress.removed, lease.inSeconds]
             ).affectedRowCount == 1
         }
         guard !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty else {
@@ -96,7 +96,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             UPDATE dispatches SET leased_until = now() + make_interval(secs => $3)
             WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
             """,
-            [id, worker, Self.seconds(lease)]
+            [id, worker, lease.inSeconds]
         ).affectedRowCount == 1
     }
 
@@ -126,9 +126,5 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             """,
             [id, worker, retryAt]
         ).affectedRowCount == 1
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -129,7 +129,7 @@ public final class DeliveryEngine: Service, Sendable {
         } catch {
             // The database failed us mid-way: hand the dispatch back; if even that fails, the lease runs out.
             logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(claimed.dispatch.id)", "error": "\(error)"])
-            let retryAt = Date().addingTimeInterval(DispatchDelivery.seconds(settings.dispatchRetry.baseDelay))
+            let retryAt = Date().addingTimeInterval(settings.dispatchRetry.baseDelay.inSeconds)
             _ = try? await queue.release(claimed.dispatch.id, worker: worker, retryAt: retryAt)
             return nil
         }

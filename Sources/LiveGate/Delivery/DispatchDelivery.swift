@@ -131,7 +131,7 @@ struct DispatchDelivery: Sendable {
         _ claimed: ClaimedDispatch, cursor: Int64, outcome: PageOutcome, problem: PushResult.RetriableProblem
     ) async throws -> Ending {
         let dispatch = claimed.dispatch
-        let retryAt = Date().addingTimeInterval(Self.seconds(settings.dispatchRetry.delay(afterAttempt: claimed.attempts)))
+        let retryAt = Date().addingTimeInterval(settings.dispatchRetry.delay(afterAttempt: claimed.attempts).inSeconds)
         if claimed.attempts < settings.dispatchRetry.maximumAttempts, retryAt < dispatch.expiresAt {
             // The cursor stays: the page is sent again next time. Only the retries are counted now.
             let progress = FanoutProgress(cursor: cursor, retried: outcome.progress.retried)
@@ -179,9 +179,5 @@ struct DispatchDelivery: Sendable {
                 logger.warning("could not renew a delivery lease", metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
             }
         }
-    }
-
-    static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

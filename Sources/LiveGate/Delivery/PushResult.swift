@@ -21,11 +21,6 @@ enum PushResult: Sendable {
         case unreachable(HTTP2TransportError)
     }
 
-    var isDelivered: Bool {
-        if case .delivered = self { return true }
-        return false
-    }
-
     /// True when APNs was not reached at all: the whole dispatch is worth retrying later.
     var isUnreachable: Bool {
         if case .gaveUp(_, .unreachable) = self { return true }
