@@ -10,9 +10,7 @@ final class InFlightLimit: Sendable {
 
     private struct State {
         var available: Int
-        var waiters: [Waiter] = []
-        /// Waiters before this index were resumed; kept to make waking O(1), compacted now and then.
-        var head = 0
+        var waiters = FIFOQueue<Waiter>()
     }
 
     let limit: Int
@@ -29,7 +27,7 @@ final class InFlightLimit: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLockedValue { state -> Bool in
                 // First come, first served: nobody overtakes a waiter.
-                if state.head == state.waiters.count, state.available >= count {
+                if state.waiters.isEmpty, state.available >= count {
                     state.available -= count
                     return true
                 }
@@ -44,14 +42,10 @@ final class InFlightLimit: Sendable {
         let ready = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.available += count
             var ready: [CheckedContinuation<Void, Never>] = []
-            while state.head < state.waiters.count, state.waiters[state.head].count <= state.available {
-                state.available -= state.waiters[state.head].count
-                ready.append(state.waiters[state.head].continuation)
-                state.head += 1
-            }
-            if state.head == state.waiters.count || state.head >= 1024 {
-                state.waiters.removeFirst(state.head)
-                state.head = 0
+            while let next = state.waiters.first, next.count <= state.available {
+                _ = state.waiters.popFirst()
+                state.available -= next.count
+                ready.append(next.continuation)
             }
             return ready
         }

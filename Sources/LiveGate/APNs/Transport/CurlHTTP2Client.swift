@@ -101,7 +101,7 @@ public final class CurlHTTP2Client: Sendable {
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         var idle: [UnsafeMutableRawPointer] = []
         // Requests beyond what the connections can carry wait here, in order, not in libcurl.
-        var waiting = TransferQueue()
+        var waiting = FIFOQueue<CurlTransfer>()
         // Handles keep the options every request shares (set once); the value says for which scheme.
         var configured: [UnsafeMutableRawPointer: Bool] = [:]
         while true {
