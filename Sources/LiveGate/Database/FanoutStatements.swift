@@ -5,44 +5,49 @@ import PostgresClient
 /// The SQL of a fan-out: pages of devices in id order (keyset pagination, one round trip per page, never
 /// one per token), and the token changes a page's answers call for.
 enum FanoutStatements {
+    /// Which rows a dispatch fans out to, after a cursor: one filter for both the page and the count.
     /// Update and end: the tag's update tokens (only the named user's, with `external_id`), fresh enough.
-    static let activityPage = PostgresStatement(
-        name: "livegate_fanout_activity_page",
-        sql: """
-            SELECT t.id, t.push_token, u.external_id
-            FROM activity_tokens t LEFT JOIN users u ON u.id = t.user_id
-            WHERE t.app_id = $1 AND t.activity_id = $2 AND t.id > $3
-              AND t.updated_at > now() - make_interval(secs => $5)
-              AND ($6 = '' OR u.workspace_id = $7 AND u.external_id = $6)
-            ORDER BY t.id
-            LIMIT $4
-            """)
-
+    static let activityTargets = """
+        FROM activity_tokens t LEFT JOIN users u ON u.id = t.user_id
+        WHERE t.app_id = $1 AND t.activity_id = $2 AND t.id > $3
+          AND t.updated_at > now() - make_interval(secs => $4)
+          AND ($5 = '' OR u.workspace_id = $6 AND u.external_id = $5)
+        """
     /// Start: the push-to-start tokens the API resolved when it accepted the dispatch.
-    static let startPage = PostgresStatement(
-        name: "livegate_fanout_start_page",
-        sql: """
-            SELECT t.id, t.push_token, u.external_id
-            FROM dispatch_targets t LEFT JOIN users u ON u.id = t.user_id
-            WHERE t.dispatch_id = $1 AND t.id > $2
-            ORDER BY t.id
-            LIMIT $3
-            """)
+    static let startTargets = """
+        FROM dispatch_targets t LEFT JOIN users u ON u.id = t.user_id
+        WHERE t.dispatch_id = $1 AND t.id > $2
+        """
+
+    static let activityPage = page(of: activityTargets, limit: "$7", name: "livegate_fanout_activity_page")
+    static let startPage = page(of: startTargets, limit: "$3", name: "livegate_fanout_start_page")
+
+    private static func page(of targets: String, limit: String, name: String) -> PostgresStatement {
+        PostgresStatement(
+            name: name, sql: "SELECT t.id, t.push_token, u.external_id \(targets) ORDER BY t.id LIMIT \(limit)")
+    }
+
+    /// The statement's filter and its parameters, `limit` (if any) last.
+    private static func targets(
+        of claimed: ClaimedDispatch, after cursor: Int64, tokenLifetime: Duration
+    ) -> (sql: String, page: PostgresStatement, parameters: [(any PostgresBindable)?]) {
+        let dispatch = claimed.dispatch
+        if dispatch.event == .start {
+            return (startTargets, startPage, [dispatch.id, cursor])
+        }
+        return (
+            activityTargets, activityPage,
+            [dispatch.appID, dispatch.activityID, cursor, tokenLifetime.inSeconds, dispatch.externalID ?? "",
+             dispatch.workspaceID]
+        )
+    }
 
     static func page(
         _ claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration,
         on connection: PostgresConnection
     ) throws -> [FanoutTarget] {
-        let dispatch = claimed.dispatch
-        let rows: PostgresRows
-        if dispatch.event == .start {
-            rows = try connection.query(startPage, [dispatch.id, cursor, limit])
-        } else {
-            rows = try connection.query(
-                activityPage,
-                [dispatch.appID, dispatch.activityID, cursor, limit, tokenLifetime.inSeconds,
-                 dispatch.externalID ?? "", dispatch.workspaceID])
-        }
+        let targets = targets(of: claimed, after: cursor, tokenLifetime: tokenLifetime)
+        let rows = try connection.query(targets.page, targets.parameters + [limit])
         return try rows.compactMap { row in
             // The tables only hold valid hex; a row that is not is skipped rather than stalling the fan-out.
             guard let token = PushToken(hex: try row.require("push_token")) else { return nil }
@@ -51,24 +56,8 @@ enum FanoutStatements {
     }
 
     static func count(_ claimed: ClaimedDispatch, tokenLifetime: Duration, on connection: PostgresConnection) throws -> Int {
-        let dispatch = claimed.dispatch
-        let rows: PostgresRows
-        if dispatch.event == .start {
-            rows = try connection.query(
-                "SELECT count(*)::int AS n FROM dispatch_targets WHERE dispatch_id = $1 AND id > $2",
-                [dispatch.id, claimed.fanoutCursor])
-        } else {
-            rows = try connection.query(
-                """
-                SELECT count(*)::int AS n
-                FROM activity_tokens t LEFT JOIN users u ON u.id = t.user_id
-                WHERE t.app_id = $1 AND t.activity_id = $2 AND t.id > $3
-                  AND t.updated_at > now() - make_interval(secs => $4)
-                  AND ($5 = '' OR u.workspace_id = $6 AND u.external_id = $5)
-                """,
-                [dispatch.appID, dispatch.activityID, claimed.fanoutCursor, tokenLifetime.inSeconds,
-                 dispatch.externalID ?? "", dispatch.workspaceID])
-        }
+        let targets = targets(of: claimed, after: claimed.fanoutCursor, tokenLifetime: tokenLifetime)
+        let rows = try connection.query("SELECT count(*)::int AS n \(targets.sql)", targets.parameters)
         return try rows.first?.require("n") ?? 0
     }
 

@@ -17,7 +17,7 @@ public struct HTTP2ClientConfiguration: Sendable {
     /// The response headers to keep (lower-case names); nil keeps all. APNs needs one, and reading the
     /// others costs allocations on every push.
     public var responseHeaderNames: Set<String>? {
-        didSet { keptResponseHeaderBytes = responseHeaderNames.map { $0.map { Array($0.lowercased().utf8) } } }
+        didSet { keptResponseHeaderBytes = Self.bytes(of: responseHeaderNames) }
     }
     /// `responseHeaderNames` as bytes, for the client's thread to compare without allocating.
     private(set) var keptResponseHeaderBytes: [[UInt8]]?
@@ -33,6 +33,10 @@ public struct HTTP2ClientConfiguration: Sendable {
         self.maximumStreamsPerConnection = maximumStreamsPerConnection
         self.trustedCAFile = trustedCAFile
         self.responseHeaderNames = responseHeaderNames
-        self.keptResponseHeaderBytes = responseHeaderNames.map { $0.map { Array($0.lowercased().utf8) } }
+        self.keptResponseHeaderBytes = Self.bytes(of: responseHeaderNames)
+    }
+
+    private static func bytes(of names: Set<String>?) -> [[UInt8]]? {
+        names.map { $0.map { Array($0.lowercased().utf8) } }
     }
 }
