@@ -18,12 +18,16 @@ public struct LiveActivityPushHeaders: Sendable, Equatable {
     public var topic: String { bundleID + ".push-type.liveactivity" }
 
     public var fields: [(name: String, value: String)] {
+        sharedFields + [("apns-id", apnsID)]
+    }
+
+    /// Every field but `apns-id`: the same for all pushes of one message, so they can be built once.
+    public var sharedFields: [(name: String, value: String)] {
         [
             ("apns-push-type", "liveactivity"),
             ("apns-topic", topic),
             ("apns-priority", String(priority.rawValue)),
             ("apns-expiration", String(expiration)),
-            ("apns-id", apnsID),
             ("content-type", "application/json"),
         ]
     }

@@ -49,15 +49,21 @@ public final class APNsSender: Sendable {
     ) async -> [APNsDelivery] {
         var requests: [HTTP2Request] = []
         requests.reserveCapacity(indices.count)
+        // A batch is normally one message's pushes: their shared lines are looked up once, not per push.
+        var shared: (priority: APNsPriority, expiration: Int64, lines: SharedHeaderLines)?
         for index in indices {
             let push = pushes[index]
+            let expiration = Int64(push.expiresAt.timeIntervalSince1970)
+            if shared?.priority != push.priority || shared?.expiration != expiration {
+                shared = (
+                    push.priority, expiration,
+                    sharedHeaders.lines(token: token, bundleID: app.bundleID, priority: push.priority, expiration: expiration)
+                )
+            }
             requests.append(
                 HTTP2Request(
                     url: app.endpoint.baseURL + "/3/device/" + push.deviceToken.hex,
-                    headers: [("apns-id", push.apnsID.uuidString.lowercased())],
-                    sharedHeaders: sharedHeaders.lines(
-                        token: token, bundleID: app.bundleID, priority: push.priority,
-                        expiration: Int64(push.expiresAt.timeIntervalSince1970)),
+                    headers: [("apns-id", push.apnsID.uuidString.lowercased())], sharedHeaders: shared?.lines,
                     body: push.payload))
         }
         return await client.send(batch: requests).map { result in

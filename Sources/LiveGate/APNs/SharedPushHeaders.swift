@@ -22,7 +22,7 @@ final class SharedPushHeaders: Sendable {
             if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
             let headers = LiveActivityPushHeaders(bundleID: bundleID, priority: priority, expiration: expiration, apnsID: "")
             let lines = SharedHeaderLines(
-                [("authorization", "bearer " + token.value)] + headers.fields.filter { $0.name != "apns-id" })
+                [("authorization", "bearer " + token.value)] + headers.sharedFields)
             cache[key] = lines
             return lines
         }
