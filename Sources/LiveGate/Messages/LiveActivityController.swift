@@ -97,7 +97,7 @@ public struct LiveActivityController: Sendable {
     /// is answered exactly like a missing one, so ids cannot be probed across workspaces.
     private func ownApp(_ identifier: String, context: LiveGateRequestContext) async throws -> App {
         guard let key = context.apiKey else { throw APIError.missingKey }
-        guard let app = try await apps.app(identifier: identifier), app.workspaceID == key.workspaceID else {
+        guard let app = try await apps.app(identifier: identifier, inWorkspace: key.workspaceID) else {
             throw APIError.unknownApp(identifier)
         }
         return app

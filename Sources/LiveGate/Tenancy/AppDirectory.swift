@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// Finds apps by their `app_id` for the API, through a short-lived cache: every message names its app,
@@ -13,5 +14,11 @@ public struct AppDirectory: Sendable {
 
     public func app(identifier: String) async throws -> App? {
         try await cache.value(for: identifier) { try await repository.app(identifier: identifier) }
+    }
+
+    /// The app only if it belongs to `workspaceID`: another workspace's app is answered exactly like one
+    /// that does not exist, so a key learns nothing about other tenants.
+    public func app(identifier: String, inWorkspace workspaceID: UUID) async throws -> App? {
+        try await app(identifier: identifier).flatMap { $0.workspaceID == workspaceID ? $0 : nil }
     }
 }
