@@ -106,16 +106,7 @@ public final class RateLimiter: Sendable {
             case .waitForLease(let start):
                 await waitForLease(workspaceID: workspaceID, start: start)
             case .lease(let start, let wanted):
-                let lease: QuotaLease
-                do {
-                    lease = try await store.lease(
-                        workspaceID: workspaceID, window: Date(timeIntervalSince1970: TimeInterval(start)), wanted: wanted,
-                        limit: limit)
-                } catch {
-                    finishLease(workspaceID: workspaceID, start: start, lease: nil)
-                    throw error
-                }
-                finishLease(workspaceID: workspaceID, start: start, lease: lease)
+                try await lease(workspaceID: workspaceID, start: start, wanted: wanted, limit: limit)
             }
         }
     }
@@ -138,10 +129,22 @@ public final class RateLimiter: Sendable {
         max(1, min(maximumBlock, (window.limit - window.windowTotal) / 16))
     }
 
-    /// A background lease: requests go on spending what is left meanwhile.
+    /// A background lease: requests go on spending what is left meanwhile. A failure is not lost: the
+    /// next request that finds the block empty leases in the foreground and sees it.
     private func refill(workspaceID: UUID, start: Int64, wanted: Int, limit: Int) async {
-        let lease = try? await store.lease(
-            workspaceID: workspaceID, window: Date(timeIntervalSince1970: TimeInterval(start)), wanted: wanted, limit: limit)
+        try? await lease(workspaceID: workspaceID, start: start, wanted: wanted, limit: limit)
+    }
+
+    /// Asks the store for a block and records what came back; the window stops leasing either way.
+    private func lease(workspaceID: UUID, start: Int64, wanted: Int, limit: Int) async throws {
+        let lease: QuotaLease
+        do {
+            lease = try await store.lease(
+                workspaceID: workspaceID, window: Date(timeIntervalSince1970: TimeInterval(start)), wanted: wanted, limit: limit)
+        } catch {
+            finishLease(workspaceID: workspaceID, start: start, lease: nil)
+            throw error
+        }
         finishLease(workspaceID: workspaceID, start: start, lease: lease)
     }
 
