@@ -18,9 +18,7 @@ duration="${1:-15}"
 levels="${2:-16 64}"
 
 scripts/install-deps.sh run >&2
-if ! command -v wrk >/dev/null; then
-    apt-get install -y wrk >&2 || { apt-get update >&2 && apt-get install -y wrk >&2; }
-fi
+wrk_install
 
 bench_build
 

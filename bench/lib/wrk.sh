@@ -1,6 +1,13 @@
 # Load a gateway's `update` endpoint with wrk (bench/ingest/update.lua). Source this file.
 # Needs BENCH_APP_ID and BENCH_API_KEY in the environment (read by the Lua script).
 
+# wrk_install: installs Debian's wrk if it is missing.
+wrk_install() {
+    if ! command -v wrk >/dev/null; then
+        apt-get install -y wrk >&2 || { apt-get update >&2 && apt-get install -y wrk >&2; }
+    fi
+}
+
 # wrk_update PORT CONCURRENCY SECONDS ERR_FILE -> "requests/s p50 p99 non-2xx"
 wrk_update() {
     local out rps p50 p99 bad

@@ -21,9 +21,7 @@ levels="${2:-16 64}"
 rounds="${3:-3}"
 
 scripts/install-deps.sh run >&2
-if ! command -v wrk >/dev/null; then
-    apt-get install -y wrk >&2 || { apt-get update >&2 && apt-get install -y wrk >&2; }
-fi
+wrk_install
 
 bench_build
 
