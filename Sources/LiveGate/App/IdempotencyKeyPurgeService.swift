@@ -29,18 +29,8 @@ public struct IdempotencyKeyPurgeService: Service {
 
     /// Deletes keys past retention, in bounded batches so no single statement holds locks for long.
     public static func purgeExpired(_ pool: PostgresConnectionPool, batchSize: Int = 10_000) async throws -> Int {
-        var total = 0
-        while true {
-            let deleted = try await pool.query(
-                """
-                DELETE FROM idempotency_keys WHERE ctid IN (
-                    SELECT ctid FROM idempotency_keys
-                    WHERE created_at < now() - make_interval(secs => $1) LIMIT $2)
-                """,
-                [Int(IdempotencyClaim.retention), batchSize]
-            ).affectedRowCount
-            total += deleted
-            if deleted < batchSize { return total }
-        }
+        try await BatchedDelete.run(
+            pool, from: "idempotency_keys", where: "created_at < now() - make_interval(secs => $1)",
+            seconds: IdempotencyClaim.retention, batchSize: batchSize)
     }
 }

@@ -42,16 +42,7 @@ public struct Housekeeping: Sendable {
         return report
     }
 
-    /// `table` and `condition` are fixed strings of this file, never input.
     private func deleteInBatches(_ table: String, where condition: String, _ seconds: Double) async throws -> Int {
-        var total = 0
-        while true {
-            let deleted = try await pool.query(
-                "DELETE FROM \(table) WHERE ctid IN (SELECT ctid FROM \(table) WHERE \(condition) LIMIT $2)",
-                [seconds, batchSize]
-            ).affectedRowCount
-            total += deleted
-            if deleted < batchSize { return total }
-        }
+        try await BatchedDelete.run(pool, from: table, where: condition, seconds: seconds, batchSize: batchSize)
     }
 }
