@@ -40,12 +40,11 @@ struct ServeCommand: AsyncParsableCommand {
         let delivery = try DeliveryEnvironment.settings()
         let doorbell = DeliveryDoorbell()
         let dependencies = GatewayDependencies.postgres(pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell)
-        // Shut down in reverse order: the server drains, delivery hands back what it holds, the clean-ups
-        // stop, then the pool closes.
+        // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
+        // stops, unspent quota goes back, then the pool closes.
         var services: [any Service] = [
             PostgresPoolService(pool: pool),
             QuotaReturnService(limiter: dependencies.rateLimiter),
-            IdempotencyKeyPurgeService(pool: pool, logger: logger),
             HousekeepingService(
                 pool: pool, tokenLifetime: delivery.tokenLifetime, logSettings: try DeliveryEnvironment.activityLog(),
                 logger: logger),

@@ -4,9 +4,9 @@ import ServiceLifecycle
 
 /// Runs `Housekeeping` every `interval`: stale update tokens retired, the activity log and
 /// finished dispatches kept for the retention period (SPEC §8: 60 hours by default), past quota
-/// windows deleted.
+/// windows and expired `Idempotency-Key` answers deleted.
 public struct HousekeepingService: Service {
-    let maintenance: Housekeeping
+    let housekeeping: Housekeeping
     let tokenLifetime: Duration
     let retention: Duration
     let interval: Duration
@@ -16,7 +16,7 @@ public struct HousekeepingService: Service {
         pool: PostgresConnectionPool, tokenLifetime: Duration, logSettings: ActivityLogSettings,
         interval: Duration = .seconds(600), logger: Logger
     ) {
-        self.maintenance = Housekeeping(pool: pool)
+        self.housekeeping = Housekeeping(pool: pool)
         self.tokenLifetime = tokenLifetime
         self.retention = logSettings.retention
         self.interval = interval
@@ -26,7 +26,7 @@ public struct HousekeepingService: Service {
     public func run() async throws {
         while !Task.isShuttingDownGracefully {
             do {
-                let report = try await maintenance.run(tokenLifetime: tokenLifetime, retention: retention)
+                let report = try await housekeeping.run(tokenLifetime: tokenLifetime, retention: retention)
                 if report != .init() {
                     logger.debug(
                         "housekeeping",
@@ -34,6 +34,7 @@ public struct HousekeepingService: Service {
                             "retired_tokens": "\(report.retiredTokens)", "log_entries": "\(report.logEntries)",
                             "log_hours": "\(report.logHours)", "dispatches": "\(report.dispatches)",
                             "rate_limit_windows": "\(report.rateLimitWindows)",
+                            "idempotency_keys": "\(report.idempotencyKeys)",
                         ])
                 }
             } catch {

@@ -1,7 +1,8 @@
 import PostgresClient
 
-/// Time-based clean-up of what delivery and rate limiting leave behind. Every statement deletes in bounded batches, so
-/// none holds locks for long, and is idempotent, so several gateways may run it at once.
+/// Time-based clean-up of what the API, delivery and rate limiting leave behind. Every statement deletes
+/// in bounded batches, so none holds locks for long, and is idempotent, so several gateways may run it
+/// at once.
 public struct Housekeeping: Sendable {
     /// What one pass deleted.
     public struct Report: Sendable, Equatable {
@@ -10,6 +11,7 @@ public struct Housekeeping: Sendable {
         public var logHours = 0
         public var dispatches = 0
         public var rateLimitWindows = 0
+        public var idempotencyKeys = 0
     }
 
     let pool: PostgresConnectionPool
@@ -21,7 +23,8 @@ public struct Housekeeping: Sendable {
     }
 
     /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts
-    /// and finished dispatches older than `retention`, and quota windows of past hours.
+    /// and finished dispatches older than `retention`, quota windows of past hours, and `Idempotency-Key`
+    /// answers past their 24 hours.
     public func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
         let lifetime = tokenLifetime.inSeconds
         let kept = retention.inSeconds
@@ -39,10 +42,28 @@ public struct Housekeeping: Sendable {
         // Quota windows are needed for their hour only; an hour's grace covers clocks slightly apart.
         report.rateLimitWindows = try await deleteInBatches(
             "rate_limit_windows", where: "window_start < now() - make_interval(secs => $1)", 2 * 3600)
+        report.idempotencyKeys = try await purgeExpiredIdempotencyKeys()
         return report
     }
 
+    /// Deletes `Idempotency-Key` answers past their 24 hours, so the table holds about a day of keys
+    /// however busy the gateway is.
+    public func purgeExpiredIdempotencyKeys() async throws -> Int {
+        try await deleteInBatches(
+            "idempotency_keys", where: "created_at < now() - make_interval(secs => $1)", IdempotencyClaim.retention)
+    }
+
+    /// `table` and `condition` are fixed strings of this file, never input; `condition` may use `$1`,
+    /// which is `seconds`.
     private func deleteInBatches(_ table: String, where condition: String, _ seconds: Double) async throws -> Int {
-        try await BatchedDelete.run(pool, from: table, where: condition, seconds: seconds, batchSize: batchSize)
+        var total = 0
+        while true {
+            let deleted = try await pool.query(
+                "DELETE FROM \(table) WHERE ctid IN (SELECT ctid FROM \(table) WHERE \(condition) LIMIT $2)",
+                [seconds, batchSize]
+            ).affectedRowCount
+            total += deleted
+            if deleted < batchSize { return total }
+        }
     }
 }

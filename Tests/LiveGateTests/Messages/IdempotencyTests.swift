@@ -141,7 +141,7 @@ struct IdempotencyKeyPurgeTests {
             }
             try await database.pool.query(
                 "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE idempotency_key LIKE 'old-%'")
-            #expect(try await IdempotencyKeyPurgeService.purgeExpired(database.pool, batchSize: 1) == 2)
+            #expect(try await Housekeeping(pool: database.pool, batchSize: 1).purgeExpiredIdempotencyKeys() == 2)
             let left = try await database.pool.query("SELECT idempotency_key FROM idempotency_keys")
             #expect(try left.map { try $0.require("idempotency_key", as: String.self) } == ["fresh"])
             // The dispatches themselves are kept: only the remembered answers go.
