@@ -2,22 +2,27 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny")
+    .enableUpcomingFeature("ExistentialAny"),
+    // A file uses members of the modules it imports itself, not of whatever another file imported.
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
     name: "livegate",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "livegate", targets: ["LiveGateCLI"]),
         .library(name: "LiveGate", targets: ["LiveGate"]),
+        .library(name: "APNsCore", targets: ["APNsCore"]),
+        .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "PostgresClient", targets: ["PostgresClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
@@ -53,9 +58,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Transport-free APNs core: JSON that keeps what it was given, Live Activity payloads, dates.
+        // Transport-free APNs core: JSON that keeps what it was given, Live Activity payloads, dates,
+        // device tokens, APNs answers and key errors.
         .target(
             name: "APNsCore",
+            swiftSettings: swiftSettings
+        ),
+
+        // APNs over HTTP/2 on libcurl: the transport, provider tokens (ES256 on OpenSSL) and the sender.
+        // Knows nothing of the gateway: no HTTP server, no database.
+        .target(
+            name: "APNsClient",
+            dependencies: [
+                "APNsCore",
+                "CCurl",
+                "COpenSSL",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -75,12 +94,14 @@ let package = Package(
                 "PostgresClient",
                 "LiveGateSchema",
                 "APNsCore",
+                "APNsClient",
                 "COpenSSL",
-                "CCurl",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The dashboard's plain HTML, CSS and JavaScript, served as they are (no build step).
@@ -88,12 +109,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // An HTTP/2 server that behaves like APNs, for development, tests and benchmarks.
+        // An HTTP/2 server that behaves like APNs, for development, tests and benchmarks. It shares
+        // only APNsCore's models with what it checks, so it does not echo the client's mistakes.
         .target(
             name: "APNsSimulator",
             dependencies: [
                 "APNsCore",
-                "LiveGate",
                 "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -110,26 +131,41 @@ let package = Package(
             name: "LiveGateCLI",
             dependencies: [
                 "LiveGate",
+                "APNsClient",
                 "APNsSimulator",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "PostgresClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
 
         .target(
             name: "TestSupport",
-            dependencies: ["PostgresClient", "LiveGate", "CCurl"],
+            dependencies: [
+                "PostgresClient",
+                "LiveGate",
+                "APNsClient",
+                "CCurl",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PostgresClientTests",
-            dependencies: ["PostgresClient", "TestSupport"],
+            dependencies: [
+                "PostgresClient",
+                "TestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -142,9 +178,18 @@ let package = Package(
             dependencies: [
                 "LiveGate",
                 "APNsCore",
+                "APNsClient",
                 "APNsSimulator",
+                "PostgresClient",
                 "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,5 @@
 import APNsCore
 import Foundation
-import LiveGate
 
 /// The checks APNs makes on a Live Activity push, in the order it makes them, with its answers.
 enum PushCheck {

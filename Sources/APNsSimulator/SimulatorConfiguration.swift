@@ -1,4 +1,3 @@
-import LiveGate
 
 /// What the simulator listens on and which provider keys it accepts.
 public struct SimulatorConfiguration: Sendable {

@@ -1,5 +1,5 @@
 import APNsCore
-import LiveGate
+import Logging
 
 /// The simulator's own control API, for tests and scripts that run it as a separate process. It is
 /// not part of APNs. It lives under `/_sim/`, a path APNs never serves (APNs answers anything but

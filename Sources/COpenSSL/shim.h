@@ -48,4 +48,30 @@ static inline int lg_x509_add_extension(X509 *certificate, int nid, const char *
     return added;
 }
 
+/* Problems lg_read_p256_pem reports. */
+enum { LG_PEM_UNREADABLE = 1, LG_PEM_NOT_P256 = 2 };
+
+/* Reads a PEM key, private (PKCS#8, as Apple's .p8) or public, and checks it is EC on P-256 as APNs
+   requires. Returns the key, which the caller frees once with EVP_PKEY_free, or NULL with *problem set.
+   The signer and the simulator both read keys this way; OpenSSL's error queue is left empty. */
+static inline EVP_PKEY *lg_read_p256_pem(const void *bytes, int length, int is_private, int *problem) {
+    BIO *bio = BIO_new_mem_buf(bytes, length);
+    EVP_PKEY *key = NULL;
+    if (bio != NULL) {
+        key = is_private ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+        BIO_free(bio);
+    }
+    ERR_clear_error();
+    if (key == NULL) {
+        *problem = LG_PEM_UNREADABLE;
+        return NULL;
+    }
+    if (EVP_PKEY_get_base_id(key) != EVP_PKEY_EC || EVP_PKEY_get_bits(key) != 256) {
+        EVP_PKEY_free(key);
+        *problem = LG_PEM_NOT_P256;
+        return NULL;
+    }
+    return key;
+}
+
 #endif

@@ -4,6 +4,7 @@ import Foundation
 import LiveGate
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 struct APNsSimulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

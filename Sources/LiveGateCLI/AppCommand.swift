@@ -1,3 +1,4 @@
+import APNsClient
 import ArgumentParser
 import Foundation
 import LiveGate

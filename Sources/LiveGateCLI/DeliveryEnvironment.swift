@@ -1,3 +1,4 @@
+import APNsClient
 import ArgumentParser
 import LiveGate
 
@@ -21,8 +22,7 @@ enum DeliveryEnvironment {
     static func transport() throws -> HTTP2ClientConfiguration {
         var transport = HTTP2ClientConfiguration()
         transport.trustedCAFile = Settings.environment["LIVEGATE_APNS_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        transport.responseTimeoutMilliseconds = 1000 * (try Settings.integer(
-            "LIVEGATE_APNS_TIMEOUT_SECONDS", default: transport.responseTimeoutMilliseconds / 1000, range: 1...600))
+        transport.responseTimeout = .seconds(try Settings.integer("LIVEGATE_APNS_TIMEOUT_SECONDS", default: 30, range: 1...600))
         return transport
     }
 

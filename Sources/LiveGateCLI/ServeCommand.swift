@@ -1,8 +1,9 @@
+import APNsClient
 import ArgumentParser
-import PostgresClient
-import Logging
 import Hummingbird
 import LiveGate
+import Logging
+import PostgresClient
 import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import LiveGate
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Testing
 import TestSupport
 

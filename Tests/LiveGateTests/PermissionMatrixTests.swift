@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import PostgresClient
 import Testing
 import TestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import Logging
 import Testing
 import TestSupport
 

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Where a page of the activity log ends: the last entry's time (microseconds since 1970) and id. The
 /// next page holds the entries strictly older in (time, id) order, so paging returns each entry once
 /// even while new ones are written. Sent as an opaque base64url token.

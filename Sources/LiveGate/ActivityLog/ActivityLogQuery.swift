@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import HTTPTypes
 
 /// What `GET /message_activity_log` asks for: filters, page size and where to continue. Every
 /// problem in the query string is reported at once, one `errors` entry per parameter.

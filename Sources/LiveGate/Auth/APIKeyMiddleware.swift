@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 /// Requires a valid REST API key with `permission`, used from an allowed address (SPEC §2–§3).
 ///

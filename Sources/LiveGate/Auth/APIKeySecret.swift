@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The secret a caller presents as `Authorization: Bearer <key>`.
 ///
 /// 256 random bits, base64url, after a `lg_` prefix that makes leaked keys easy to spot in scanners.

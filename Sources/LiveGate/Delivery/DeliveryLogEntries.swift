@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import Foundation
 
@@ -41,17 +42,14 @@ enum DeliveryLogEntries {
         case .credentialUnusable:
             entry.type = .invalidPushCredential
             entry.message = "The app's APNs key cannot sign provider tokens (it must be a P-256 .p8 key); nothing was sent."
-        case .noCredential:
-            return noCredential(dispatch, devices: nil)
         }
         return entry
     }
 
-    static func noCredential(_ dispatch: Dispatch, devices: Int?) -> ActivityLogEntry {
-        let count = devices.map { " to \($0) device\($0 == 1 ? "" : "s")" } ?? ""
-        return ActivityLogEntry(
+    static func noCredential(_ dispatch: Dispatch, devices: Int) -> ActivityLogEntry {
+        ActivityLogEntry(
             type: .noPushCredential,
-            message: "The app has no APNs push credential (team id, key id and .p8 key), so the message was not sent\(count).",
+            message: "The app has no APNs push credential (team id, key id and .p8 key), so the message was not sent to \(devices) device\(devices == 1 ? "" : "s").",
             activityID: dispatch.activityID, dispatchID: dispatch.id, externalID: dispatch.externalID)
     }
 

@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import Foundation
 import Logging
@@ -32,7 +33,7 @@ struct DispatchDelivery: Sendable {
         if dispatch.expiresAt < Date() {
             return try await finish(claimed, .failed, log: [DeliveryLogEntries.expired(dispatch)])
         }
-        guard app.credentials != nil else {
+        guard let destination = app.destination else {
             let devices = try await queue.targetCount(of: claimed, tokenLifetime: settings.tokenLifetime)
             return try await finish(claimed, .failed, log: [DeliveryLogEntries.noCredential(dispatch, devices: devices)])
         }
@@ -40,21 +41,23 @@ struct DispatchDelivery: Sendable {
         return try await withThrowingTaskGroup(of: Ending?.self) { group in
             group.addTask { await keepLease(dispatch.id, lost: leaseLost); return nil }
             defer { group.cancelAll() }
-            return try await fanOut(claimed, app: app, leaseLost: { leaseLost.withLockedValue { $0 } })
+            return try await fanOut(claimed, to: destination, leaseLost: { leaseLost.withLockedValue { $0 } })
         }
     }
 
     /// Two pages overlap: the next page's pushes start while the current page's last answers are still
     /// coming, so pushes in flight do not drain to zero at every page boundary. Pages are recorded in
     /// order, each once all its answers are in.
-    private func fanOut(_ claimed: ClaimedDispatch, app: App, leaseLost: @Sendable () -> Bool) async throws -> Ending {
+    private func fanOut(
+        _ claimed: ClaimedDispatch, to destination: APNsDestination, leaseLost: @Sendable () -> Bool
+    ) async throws -> Ending {
         let dispatch = claimed.dispatch
         var cursor = claimed.fanoutCursor
         let first = try await nextPage(claimed, after: cursor)
         guard let firstEnd = first.last?.cursor else {
             return try await finish(claimed, .done, log: cursor == 0 ? [DeliveryLogEntries.noTokens(dispatch)] : [])
         }
-        var sending = startSending(first, of: dispatch, app: app)
+        var sending = startSending(first, of: dispatch, to: destination)
         var sendingEnd = firstEnd
         while true {
             let following: [FanoutTarget]
@@ -65,7 +68,7 @@ struct DispatchDelivery: Sendable {
                 throw error
             }
             let goOn = !following.isEmpty && !isStopping() && !leaseLost()
-            let next = goOn ? startSending(following, of: dispatch, app: app) : nil
+            let next = goOn ? startSending(following, of: dispatch, to: destination) : nil
             if let ending = try await settle(await sending.value, claimed, pageStart: cursor) {
                 _ = await next?.value
                 return ending
@@ -81,8 +84,10 @@ struct DispatchDelivery: Sendable {
         }
     }
 
-    private func startSending(_ page: [FanoutTarget], of dispatch: Dispatch, app: App) -> Task<PageOutcome, Never> {
-        Task { await send(page, of: dispatch, app: app) }
+    private func startSending(
+        _ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination
+    ) -> Task<PageOutcome, Never> {
+        Task { await send(page, of: dispatch, to: destination) }
     }
 
     /// Records a page, or ends the dispatch when the page says it cannot go on (nil: go on).
@@ -100,7 +105,7 @@ struct DispatchDelivery: Sendable {
 
     /// Sends a page in chunks, all at once (the in-flight limit paces them), and tallies the answers.
     /// A chunk is one batch for the HTTP/2 client: one task and one wake-up for many pushes.
-    private func send(_ page: [FanoutTarget], of dispatch: Dispatch, app: App) async -> PageOutcome {
+    private func send(_ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination) async -> PageOutcome {
         var ids = APNsIDGenerator()
         let pushes = page.map { target in
             LiveActivityPush(
@@ -114,7 +119,7 @@ struct DispatchDelivery: Sendable {
         ) { group in
             for start in stride(from: 0, to: pushes.count, by: chunk) {
                 let batch = Array(pushes[start..<min(start + chunk, pushes.count)])
-                group.addTask { (start, await sending.send(batch, app: app)) }
+                group.addTask { (start, await sending.send(batch, to: destination)) }
             }
             var results = [(result: PushResult, retries: Int)?](repeating: nil, count: pushes.count)
             for await (start, sent) in group {

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// What a page of the fan-out achieved: the counts added to the dispatch, the cursor to resume after,
 /// and what it changes besides, all recorded together so a restart neither repeats nor loses them.
 public struct FanoutProgress: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// One device a dispatch fans out to: a row of `activity_tokens` (update, end) or of
 /// `dispatch_targets` (start), in the order the fan-out pages through them.
 public struct FanoutTarget: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import DequeModule
 import NIOConcurrencyHelpers
 
 /// A counting semaphore for async code: at most `limit` permits held at once; callers wait in order.
@@ -10,7 +11,7 @@ final class InFlightLimit: Sendable {
 
     private struct State {
         var available: Int
-        var waiters = FIFOQueue<Waiter>()
+        var waiters = Deque<Waiter>()
     }
 
     let limit: Int

@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 
 /// What sending one page of a fan-out came to: the progress to record, and whether the rest of the

@@ -1,24 +1,61 @@
+import APNsClient
 import APNsCore
 
-/// How one device's push ended, after any retries.
-enum PushResult: Sendable {
+/// How one device's push ended, after any retries: what the sender's results mean for delivery
+/// (SPEC §7), decided here and nowhere else.
+public enum PushResult: Sendable, Equatable {
     case delivered
     /// 410 or 400 `BadDeviceToken`: the token is dead and is removed.
     case tokenRemoved(status: Int, reason: APNsReason, invalidSinceMilliseconds: Int64?)
-    /// APNs refused it and retrying cannot help (400s, 413).
+    /// APNs refused it and retrying cannot help (400s, 413, other 403s).
     case refused(status: Int, reason: APNsReason?)
     /// Every try got 429, 5xx or no answer.
     case gaveUp(attempts: Int, lastProblem: RetriableProblem)
     /// APNs refused the provider token, even a freshly signed one.
     case credentialRejected(reason: APNsReason)
-    /// The app's key cannot sign (not a P-256 PKCS#8 key).
+    /// The app's key cannot sign (not a P-256 PKCS#8 key): nothing was sent.
     case credentialUnusable
-    case noCredential
 
     /// Why the last try of a push that may be retried failed.
-    enum RetriableProblem: Sendable {
+    public enum RetriableProblem: Sendable, Equatable {
         case answered(status: Int, reason: APNsReason?)
         case unreachable(HTTP2TransportError)
+    }
+
+    /// What try number `attempt` of a push came to; nil when it is worth another try (429, 5xx or no
+    /// answer, with tries left).
+    public init?(_ result: APNsSendResult, attempt: Int, maximumAttempts: Int) {
+        let problem: RetriableProblem
+        switch result {
+        case .unsignable:
+            self = .credentialUnusable
+            return
+        case .unreachable(let error):
+            problem = .unreachable(error)
+        case .answered(let response):
+            switch (response.status, response.reason) {
+            case (200, _):
+                self = .delivered
+                return
+            case (410, let reason):
+                self = .tokenRemoved(status: 410, reason: reason ?? .unregistered, invalidSinceMilliseconds: response.timestamp)
+                return
+            case (400, .badDeviceToken?):
+                self = .tokenRemoved(status: 400, reason: .badDeviceToken, invalidSinceMilliseconds: nil)
+                return
+            case (403, let reason?) where response.rejectsProviderToken:
+                // The sender already renewed the token once: the credential itself is what is wrong.
+                self = .credentialRejected(reason: reason)
+                return
+            case (429, let reason), (500...599, let reason):
+                problem = .answered(status: response.status, reason: reason)
+            case (let status, let reason):
+                self = .refused(status: status, reason: reason)
+                return
+            }
+        }
+        guard attempt >= maximumAttempts else { return nil }
+        self = .gaveUp(attempts: attempt, lastProblem: problem)
     }
 
     /// True when APNs was not reached at all: the whole dispatch is worth retrying later.
@@ -29,7 +66,7 @@ enum PushResult: Sendable {
 
     var isCredentialProblem: Bool {
         switch self {
-        case .credentialRejected, .credentialUnusable, .noCredential: true
+        case .credentialRejected, .credentialUnusable: true
         default: false
         }
     }

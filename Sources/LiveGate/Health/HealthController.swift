@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import PostgresClient
 
 /// `GET /healthz`: 200 only when PostgreSQL answers, so a load balancer stops sending traffic to an

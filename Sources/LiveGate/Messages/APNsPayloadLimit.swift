@@ -1,4 +1,5 @@
 import APNsCore
+import HTTPTypes
 
 /// APNs refuses payloads over 4096 bytes; the API refuses them first, so nothing is accepted that
 /// could never be sent (SPEC §7).

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Hummingbird
+import Logging
 
 /// `POST /messages/live_activity/update` and `/start` (SPEC §4–§5): validate, build the APNs payload
 /// once, commit a dispatch, and only then answer 201.

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The problems found in one request body, each naming its field, collected so a caller learns about
 /// all of them at once.
 final class ValidationProblems {

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 /// Counts each call of a rate-limited endpoint against its workspace's hourly limit (SPEC §3) once the
 /// key is known, before anything else is done: over the limit it is a 429 and nothing is recorded.

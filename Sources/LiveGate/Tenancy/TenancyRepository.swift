@@ -1,3 +1,4 @@
+import APNsClient
 import Foundation
 
 /// Storage of workspaces and apps.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 
 /// `POST /push_token_tag` (SPEC §6): where the SDK reports update and push-to-start tokens. There is no
 /// REST key on a device; the `app_id` says which app, and its workspace owns the users made here.

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// One `/push_token_tag` call, validated (SPEC §6).
 public struct TokenRegistration: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {

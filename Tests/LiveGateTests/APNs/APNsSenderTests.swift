@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
@@ -13,15 +14,6 @@ struct APNsSenderTests {
             priority: .immediate, expiresAt: Date(timeIntervalSince1970: 1_685_995_200))
     }
 
-    @Test func anAppWithoutAKeyIsNotSent() async throws {
-        try await TestDatabase.with { database in
-            let app = try await database.makeApp(in: try await database.makeWorkspace(), endpoint: APNsEndpoint(rawValue: "http://127.0.0.1:1")!)
-            let sender = APNsSender()
-            #expect(await sender.send(Self.push(), app: app) == .noCredential)
-            await sender.shutdown()
-        }
-    }
-
     @Test func aKeyThatCannotSignIsReportedNotSent() async throws {
         let rsa = try await TestKeyPair.make("-algorithm RSA -pkeyopt rsa_keygen_bits:2048")
         defer { rsa.remove() }
@@ -30,11 +22,12 @@ struct APNsSenderTests {
                 in: try await database.makeWorkspace(), endpoint: APNsEndpoint(rawValue: "http://127.0.0.1:1")!,
                 credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: rsa.privatePEM))
             let sender = APNsSender()
-            guard case .unusableCredential(let message) = await sender.send(Self.push(), app: app) else {
+            guard case .unsignable(let error) = await sender.send(Self.push(), app: app) else {
                 Issue.record("an RSA key was used to sign")
                 return
             }
-            #expect(!message.contains("PRIVATE KEY"))
+            #expect(error.code == .notP256)
+            #expect(!"\(error)".contains("PRIVATE KEY"))
             await sender.shutdown()
         }
     }
@@ -55,7 +48,7 @@ struct APNsSenderTests {
                     credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
                 let sender = APNsSender(transport: .init(trustedCAFile: certificate.certificateFile))
                 for _ in 0..<3 {
-                    #expect(await sender.send(Self.push(), app: app) == .answered(.delivered(apnsID: nil)))
+                    #expect(await sender.send(Self.push(), app: app) == .answered(APNsResponse(status: 200, apnsID: nil)))
                 }
                 await sender.shutdown()
             }
@@ -71,7 +64,7 @@ struct APNsSenderTests {
                 endpoint: APNsEndpoint(rawValue: "http://127.0.0.1:\(LiveGateBinary.freePort())")!,
                 credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
             let sender = APNsSender()
-            guard case .transportFailed(let error) = await sender.send(Self.push(), app: app) else {
+            guard case .unreachable(let error) = await sender.send(Self.push(), app: app) else {
                 Issue.record("a closed port answered")
                 return
             }

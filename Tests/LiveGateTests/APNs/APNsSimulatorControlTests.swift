@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import APNsSimulator
 import Foundation
@@ -44,7 +45,7 @@ struct APNsSimulatorControlTests {
         if let failure { throw failure }
     }
 
-    static let delivered = APNsDelivery.answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000"))
+    static let delivered = APNsSendResult.answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000"))
 
     @Test func acceptedPushesAreListedAndCleared() async throws {
         try await Self.withSimulator { _, app, sender, control in
@@ -92,7 +93,7 @@ struct APNsSimulatorControlTests {
             let set = try await control.request("PUT", "/_sim/tokens/\(token.uppercased())", body: #"{"status":410}"#)
             #expect(set.status == 200)
             #expect(set.text == #"{"status":410,"reason":"Unregistered"}"#)
-            guard case .answered(.removeToken(410, .unregistered, let timestamp?)) = await sender.send(APNsSimulatorTests.push(token), app: app) else {
+            guard case .answered(let response) = await sender.send(APNsSimulatorTests.push(token), app: app), response.status == 410, response.reason == .unregistered, let timestamp = response.timestamp else {
                 Issue.record("410 Unregistered with a timestamp expected")
                 return
             }
@@ -119,12 +120,12 @@ struct APNsSimulatorControlTests {
             #expect(try await control.request("PUT", "/_sim/tokens/\(expired)", body: #"{"status":410,"reason":"ExpiredToken"}"#).text
                 == #"{"status":410,"reason":"ExpiredToken"}"#)
 
-            #expect(await sender.send(APNsSimulatorTests.push(flaky), app: app) == .answered(.retryLater(status: 500, reason: .internalServerError)))
+            #expect(await sender.send(APNsSimulatorTests.push(flaky), app: app) == .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
             #expect(await sender.send(APNsSimulatorTests.push(flaky), app: app) == Self.delivered)
             for _ in 0..<2 {
-                #expect(await sender.send(APNsSimulatorTests.push(throttled), app: app) == .answered(.retryLater(status: 429, reason: .tooManyRequests)))
+                #expect(await sender.send(APNsSimulatorTests.push(throttled), app: app) == .answered(APNsResponse(status: 429, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .tooManyRequests)))
             }
-            guard case .answered(.removeToken(410, .expiredToken, _?)) = await sender.send(APNsSimulatorTests.push(expired), app: app) else {
+            guard case .answered(let response) = await sender.send(APNsSimulatorTests.push(expired), app: app), response.status == 410, response.reason == .expiredToken, response.timestamp != nil else {
                 Issue.record("410 ExpiredToken with a timestamp expected")
                 return
             }

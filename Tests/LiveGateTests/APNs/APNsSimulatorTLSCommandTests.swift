@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
@@ -54,7 +55,7 @@ struct APNsSimulatorTLSCommandTests {
                 let token = String(repeating: "9a", count: 32)
                 let push = APNsSimulatorTests.push(token)
                 let delivered = await sender.send(push, app: app)
-                #expect(delivered == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")), "\(delivered)")
+                #expect(delivered == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")), "\(delivered)")
 
                 // Read back through the control API, as a script would.
                 let pushes = try await control.pushes()
@@ -70,14 +71,14 @@ struct APNsSimulatorTLSCommandTests {
                 #expect(set.status == 200)
                 #expect(set.text == #"{"status":410,"reason":"Unregistered"}"#)
                 let removed = await sender.send(APNsSimulatorTests.push(gone), app: app)
-                guard case .answered(.removeToken(410, .unregistered, _?)) = removed else {
+                guard case .answered(let response) = removed, response.status == 410, response.reason == .unregistered, response.timestamp != nil else {
                     Issue.record("410 Unregistered with a timestamp expected, got \(removed)")
                     return
                 }
                 #expect(try await control.pushes().count == 1)
 
                 // Without the certificate among its CAs, a client refuses the simulator: it is real TLS.
-                guard case .transportFailed(let error) = await untrusting.send(push, app: app) else {
+                guard case .unreachable(let error) = await untrusting.send(push, app: app) else {
                     Issue.record("a sender that does not trust the certificate got through")
                     return
                 }

@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import APNsSimulator
 import Foundation
@@ -46,7 +47,7 @@ struct APNsSimulatorTests {
     @Test func theSimulatorReceivesExactlyTheHeadersAndPayload() async throws {
         try await Self.withSimulator { simulator, app, sender, _ in
             let token = String(repeating: "a1", count: 32)
-            #expect(await sender.send(Self.push(token), app: app) == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            #expect(await sender.send(Self.push(token), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
             let received = simulator.received
             #expect(received.count == 1)
             let push = try #require(received.first)
@@ -70,14 +71,14 @@ struct APNsSimulatorTests {
             simulator.setBehavior(.failFirst(times: 1, status: 500, reason: "InternalServerError"), for: flaky)
             simulator.setBehavior(.fail(status: 429, reason: "TooManyRequests"), for: throttled)
 
-            guard case .answered(.removeToken(410, .unregistered, let timestamp?)) = await sender.send(Self.push(gone), app: app) else {
+            guard case .answered(let response) = await sender.send(Self.push(gone), app: app), response.status == 410, response.reason == .unregistered, let timestamp = response.timestamp else {
                 Issue.record("410 Unregistered with a timestamp expected")
                 return
             }
             #expect(abs(Double(timestamp) / 1000 - Date().timeIntervalSince1970) < 60)
-            #expect(await sender.send(Self.push(flaky), app: app) == .answered(.retryLater(status: 500, reason: .internalServerError)))
-            #expect(await sender.send(Self.push(flaky), app: app) != .answered(.retryLater(status: 500, reason: .internalServerError)))
-            #expect(await sender.send(Self.push(throttled), app: app) == .answered(.retryLater(status: 429, reason: .tooManyRequests)))
+            #expect(await sender.send(Self.push(flaky), app: app) == .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
+            #expect(await sender.send(Self.push(flaky), app: app) != .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
+            #expect(await sender.send(Self.push(throttled), app: app) == .answered(APNsResponse(status: 429, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .tooManyRequests)))
             // 500 then 200: delivered once, after the retry.
             #expect(simulator.received.map(\.deviceToken) == [flaky])
         }
@@ -87,10 +88,10 @@ struct APNsSimulatorTests {
         try await Self.withSimulator { simulator, app, sender, _ in
             let token = String(repeating: "e5", count: 32)
             let tooBig = #"{"aps":{"timestamp":1,"event":"update","content-state":{"s":"\#(String(repeating: "x", count: 4100))"}}}"#
-            #expect(await sender.send(Self.push(token, payload: tooBig), app: app) == .answered(.rejected(status: 413, reason: .payloadTooLarge)))
+            #expect(await sender.send(Self.push(token, payload: tooBig), app: app) == .answered(APNsResponse(status: 413, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .payloadTooLarge)))
             #expect(
                 await sender.send(Self.push(token, payload: #"{"aps":{"event":"update"}}"#), app: app)
-                    == .answered(.rejected(status: 400, reason: APNsReason(rawValue: "BadLiveActivityPayload"))))
+                    == .answered(APNsResponse(status: 400, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: APNsReason(rawValue: "BadLiveActivityPayload"))))
             #expect(simulator.received.isEmpty)
         }
     }
@@ -104,7 +105,7 @@ struct APNsSimulatorTests {
             _ = try tokens.token(for: try #require(app.credentials))
             clock.withLockedValue { $0 = $0.addingTimeInterval(49 * 60) }
             let token = String(repeating: "f6", count: 32)
-            #expect(await sender.send(Self.push(token), app: app) == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            #expect(await sender.send(Self.push(token), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
             #expect(simulator.rejections["ExpiredProviderToken"] == 1)
             #expect(simulator.received.count == 1)
         }
@@ -120,17 +121,17 @@ struct APNsSimulatorTests {
                     credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: stranger.privatePEM))
             }
             let token = String(repeating: "07", count: 32)
-            #expect(await sender.send(Self.push(token), app: impostor) == .answered(.providerTokenRejected(reason: .invalidProviderToken)))
+            #expect(await sender.send(Self.push(token), app: impostor) == .answered(APNsResponse(status: 403, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .invalidProviderToken)))
             #expect(simulator.rejections["InvalidProviderToken"] == 2, "the first token and its one renewal")
             #expect(simulator.received.isEmpty)
         }
     }
 
     @Test func aSlowAnswerTimesOut() async throws {
-        try await Self.withSimulator(transport: .init(responseTimeoutMilliseconds: 200)) { simulator, app, sender, _ in
+        try await Self.withSimulator(transport: .init(responseTimeout: .milliseconds(200))) { simulator, app, sender, _ in
             let token = String(repeating: "08", count: 32)
             simulator.setBehavior(.delay(milliseconds: 1_000), for: token)
-            guard case .transportFailed(let error) = await sender.send(Self.push(token), app: app) else {
+            guard case .unreachable(let error) = await sender.send(Self.push(token), app: app) else {
                 Issue.record("a slow answer did not time out")
                 return
             }
@@ -194,9 +195,9 @@ struct APNsSimulatorCommandTests {
             let sender = APNsSender()
             let push = APNsSimulatorTests.push(String(repeating: "9a", count: 32))
             let delivered = await sender.send(push, app: app)
-            #expect(delivered == .answered(.delivered(apnsID: "123e4567-e89b-12d3-a456-426614174000")), "\(delivered)")
+            #expect(delivered == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")), "\(delivered)")
             let refused = await sender.send(push, app: impostor)
-            #expect(refused == .answered(.providerTokenRejected(reason: .invalidProviderToken)), "\(refused)")
+            #expect(refused == .answered(APNsResponse(status: 403, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .invalidProviderToken)), "\(refused)")
             await sender.shutdown()
         }
     }

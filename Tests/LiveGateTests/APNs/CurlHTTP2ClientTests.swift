@@ -1,3 +1,4 @@
+import APNsClient
 import Foundation
 import LiveGate
 import Testing
@@ -121,7 +122,7 @@ struct CurlHTTP2ClientTests {
             ["-c", "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',\(port)))\ns.listen()\nc=[]\nwhile True: c.append(s.accept())"])
         defer { silent.stop() }
         try await BackgroundProcess.waitForPort(port)
-        let client = CurlHTTP2Client(configuration: .init(responseTimeoutMilliseconds: 300))
+        let client = CurlHTTP2Client(configuration: .init(responseTimeout: .milliseconds(300)))
         let started = ContinuousClock.now
         do {
             _ = try await client.send(Self.push(port, index: 0))

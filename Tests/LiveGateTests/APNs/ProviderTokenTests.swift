@@ -1,4 +1,6 @@
+import APNsClient
 import APNsCore
+import APNsSimulator
 import Foundation
 import LiveGate
 import NIOConcurrencyHelpers

@@ -1,3 +1,4 @@
+import APNsClient
 import Foundation
 import LiveGate
 
@@ -11,7 +12,7 @@ final class SimulatorControlClient {
 
     init(port: Int, caFile: String) {
         baseURL = "https://127.0.0.1:\(port)"
-        client = CurlHTTP2Client(configuration: .init(responseTimeoutMilliseconds: 10_000, trustedCAFile: caFile))
+        client = CurlHTTP2Client(configuration: .init(responseTimeout: .milliseconds(10_000), trustedCAFile: caFile))
     }
 
     func request(_ method: String, _ path: String, body: String? = nil) async throws -> HTTP2Response {

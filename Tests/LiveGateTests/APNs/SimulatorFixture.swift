@@ -1,3 +1,4 @@
+import APNsClient
 import APNsSimulator
 import Foundation
 import LiveGate

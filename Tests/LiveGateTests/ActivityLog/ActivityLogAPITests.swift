@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import PostgresClient
 import Testing
 import TestSupport
 

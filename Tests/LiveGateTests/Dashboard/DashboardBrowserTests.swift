@@ -1,5 +1,6 @@
 import Foundation
 import LiveGate
+import PostgresClient
 import Testing
 import TestSupport
 

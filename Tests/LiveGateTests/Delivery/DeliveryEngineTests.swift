@@ -1,8 +1,12 @@
+import APNsClient
 import APNsCore
 import APNsSimulator
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import LiveGate
 import NIOConcurrencyHelpers
+import PostgresClient
 import Testing
 import TestSupport
 

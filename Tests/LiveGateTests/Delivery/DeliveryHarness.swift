@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import APNsSimulator
 import Foundation

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import LiveGate
+import PostgresClient
 import Testing
 import TestSupport
 

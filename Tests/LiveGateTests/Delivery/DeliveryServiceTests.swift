@@ -2,6 +2,7 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import Logging
+import PostgresClient
 import ServiceLifecycle
 import Testing
 import TestSupport

@@ -1,5 +1,7 @@
+import APNsSimulator
 import Foundation
 import LiveGate
+import PostgresClient
 import Testing
 import TestSupport
 

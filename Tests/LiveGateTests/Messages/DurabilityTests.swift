@@ -1,5 +1,7 @@
 import APNsCore
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import LiveGate
 import PostgresClient
 import Testing

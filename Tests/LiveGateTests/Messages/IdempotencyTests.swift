@@ -1,8 +1,10 @@
+import APNsCore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import PostgresClient
 import Testing
 import TestSupport
 

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import PostgresClient
 import Testing
 import TestSupport
 

@@ -1,6 +1,9 @@
+import APNsCore
+import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import PostgresClient
 import Testing
 import TestSupport
 

@@ -1,3 +1,4 @@
+import APNsCore
 import COpenSSL
 
 /// An APNs signing key (Apple's `.p8`: PKCS#8 PEM, P-256), held by OpenSSL. The `EVP_PKEY` is owned
@@ -7,7 +8,11 @@ public final class P256SigningKey: @unchecked Sendable {
     private let key: OpaquePointer
 
     public init(pem: String) throws(APNsKeyError) {
-        key = try OpenSSLKey.read(pem: pem, isPrivate: true)
+        var problem: Int32 = 0
+        let bytes = Array(pem.utf8)
+        let key = bytes.withUnsafeBytes { lg_read_p256_pem($0.baseAddress, Int32($0.count), 1, &problem) }
+        guard let key else { throw .unusablePEM(notP256: problem == Int32(LG_PEM_NOT_P256), isPrivate: true) }
+        self.key = key
     }
 
     deinit {

@@ -22,8 +22,8 @@ enum CurlRequestSetup {
                 easy, CURLOPT_HTTP_VERSION, cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS),
             // Wait for a connection that can multiplex rather than open another one per request.
             lg_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
-            lg_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeoutMilliseconds),
-            lg_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, configuration.responseTimeoutMilliseconds),
+            lg_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds),
+            lg_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, configuration.responseTimeout.curlMilliseconds),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
         ]
@@ -107,5 +107,13 @@ enum CurlRequestSetup {
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: .invalidRequest
         default: .connectionLost
         }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so that a short timeout never becomes 0 (libcurl's "none").
+    fileprivate var curlMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }

@@ -17,16 +17,7 @@ public struct LiveActivityPush: Sendable {
         self.expiresAt = expiresAt
         self.apnsID = apnsID
     }
-}
 
-/// How sending one push ended.
-public enum APNsDelivery: Sendable, Equatable {
-    /// APNs answered; what the answer means is in the outcome.
-    case answered(APNsOutcome)
-    /// The app has no signing key: nothing was sent ("Live Activity error (No push credential)").
-    case noCredential
-    /// The app's key cannot sign (not a P-256 PKCS#8 key): nothing was sent.
-    case unusableCredential(String)
-    /// No answer: connection, TLS or timeout. Retry later.
-    case transportFailed(HTTP2TransportError)
+    /// `apns-expiration`: whole epoch seconds.
+    var expiration: Int64 { Int64(expiresAt.timeIntervalSince1970) }
 }

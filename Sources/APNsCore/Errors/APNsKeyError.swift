@@ -15,9 +15,16 @@ public struct APNsKeyError: Error, Sendable, Equatable, CustomStringConvertible 
     public let code: Code
     public let message: String
 
-    init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// Why a PEM key was refused: unreadable, or not on P-256.
+    public static func unusablePEM(notP256: Bool, isPrivate: Bool) -> APNsKeyError {
+        notP256
+            ? APNsKeyError(.notP256, "APNs keys are EC keys on the P-256 curve")
+            : APNsKeyError(.unreadable, isPrivate ? "not a PKCS#8 PEM private key (.p8)" : "not a PEM public key")
     }
 
     public var description: String { "APNsKeyError(\(code.rawValue)): \(message)" }

@@ -1,3 +1,4 @@
+import APNsCore
 import COpenSSL
 
 /// A P-256 public key (PEM), to check ES256 signatures: what APNs does with the key Apple keeps, and
@@ -6,17 +7,25 @@ public final class P256PublicKey: @unchecked Sendable {
     private let key: OpaquePointer
 
     public init(pem: String) throws(APNsKeyError) {
-        key = try OpenSSLKey.read(pem: pem, isPrivate: false)
+        key = try Self.read(pem: pem, isPrivate: false)
     }
 
     /// From a public key, or from the private key itself (its public half is inside), so a simulator can
     /// be given the same `.p8` file as the app.
     public init(publicOrPrivatePEM pem: String) throws(APNsKeyError) {
-        if let publicKey = try? OpenSSLKey.read(pem: pem, isPrivate: false) {
+        if let publicKey = try? Self.read(pem: pem, isPrivate: false) {
             key = publicKey
         } else {
-            key = try OpenSSLKey.read(pem: pem, isPrivate: true)
+            key = try Self.read(pem: pem, isPrivate: true)
         }
+    }
+
+    private static func read(pem: String, isPrivate: Bool) throws(APNsKeyError) -> OpaquePointer {
+        var problem: Int32 = 0
+        let bytes = Array(pem.utf8)
+        let key = bytes.withUnsafeBytes { lg_read_p256_pem($0.baseAddress, Int32($0.count), isPrivate ? 1 : 0, &problem) }
+        guard let key else { throw .unusablePEM(notP256: problem == Int32(LG_PEM_NOT_P256), isPrivate: isPrivate) }
+        return key
     }
 
     deinit {

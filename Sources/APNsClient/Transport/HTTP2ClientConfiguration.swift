@@ -1,8 +1,8 @@
 /// Settings of one HTTP/2 client (one libcurl multi handle and its thread).
 public struct HTTP2ClientConfiguration: Sendable {
-    public var connectTimeoutMilliseconds: Int
+    public var connectTimeout: Duration
     /// For the whole request, from submission to the last byte of the answer.
-    public var responseTimeoutMilliseconds: Int
+    public var responseTimeout: Duration
     /// More connections to one host open only when the streams of the open ones are all in use.
     public var maximumConnectionsPerHost: Int
     /// Streams used per connection (libcurl's default, and the least RFC 9113 asks a server to allow);
@@ -23,12 +23,12 @@ public struct HTTP2ClientConfiguration: Sendable {
     private(set) var keptResponseHeaderBytes: [[UInt8]]?
 
     public init(
-        connectTimeoutMilliseconds: Int = 10_000, responseTimeoutMilliseconds: Int = 30_000,
+        connectTimeout: Duration = .seconds(10), responseTimeout: Duration = .seconds(30),
         maximumConnectionsPerHost: Int = 4, maximumStreamsPerConnection: Int = 100, trustedCAFile: String? = nil,
         responseHeaderNames: Set<String>? = nil
     ) {
-        self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
-        self.responseTimeoutMilliseconds = responseTimeoutMilliseconds
+        self.connectTimeout = connectTimeout
+        self.responseTimeout = responseTimeout
         self.maximumConnectionsPerHost = maximumConnectionsPerHost
         self.maximumStreamsPerConnection = maximumStreamsPerConnection
         self.trustedCAFile = trustedCAFile

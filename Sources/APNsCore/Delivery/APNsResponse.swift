@@ -1,0 +1,31 @@
+/// What APNs answered to one request: the status, the `apns-id` it echoed, and for an error the
+/// body's `reason` and, with 410, its `timestamp`. What an answer means for delivery is decided by
+/// the gateway, in one place; this only says what came back.
+public struct APNsResponse: Sendable, Equatable {
+    public var status: Int
+    public var apnsID: String?
+    public var reason: APNsReason?
+    /// Milliseconds since 1970 from which APNs holds the device token invalid (410 only).
+    public var timestamp: Int64?
+
+    public init(status: Int, apnsID: String? = nil, reason: APNsReason? = nil, timestamp: Int64? = nil) {
+        self.status = status
+        self.apnsID = apnsID
+        self.reason = reason
+        self.timestamp = timestamp
+    }
+
+    /// Reads an answer's error body, `{"reason": ..., "timestamp": ...}`; a 200 has none.
+    public init(status: Int, body: [UInt8], apnsID: String?) {
+        self.init(status: status, apnsID: apnsID)
+        guard status != 200, let parsed = try? JSONValue.parse(body) else { return }
+        reason = parsed["reason"]?.stringValue.map(APNsReason.init(rawValue:))
+        timestamp = parsed["timestamp"]?.numberLexeme.flatMap { Int64($0) }
+    }
+
+    /// 403 for the provider token (expired, invalid or missing): a freshly signed one may be accepted.
+    public var rejectsProviderToken: Bool {
+        guard status == 403, let reason else { return false }
+        return reason == .invalidProviderToken || reason == .expiredProviderToken || reason == .missingProviderToken
+    }
+}
