@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
 import LiveGate
 import Logging
 import NIOCore
@@ -103,14 +104,16 @@ struct ErrorBodyTests {
 
     @Test func unexpectedFailureIs500WithoutItsCause() async throws {
         try await TestDatabase.with { database in
-            let recorder = LogRecorder()
-            try await TestGateway.app(database, logger: recorder.logger()).test(.router) { client in
+            let logs = InMemoryLogHandler()
+            var logger = Logger(label: "test") { _ in logs }
+            logger.logLevel = .trace
+            try await TestGateway.app(database, logger: logger).test(.router) { client in
                 let response = try await client.execute(uri: "/probe/crash", method: .get)
                 #expect(response.status == .internalServerError)
                 #expect(response.text == #"{"message":"Internal server error"}"#)
                 #expect(!response.text.contains(ProbeRoutes.crashDetail))
                 // The cause is logged for the operator, with the request's id.
-                let logged = recorder.all.filter { $0.level == .error }
+                let logged = logs.entries.filter { $0.level == .error }
                 #expect(logged.count == 1)
                 #expect(logged.first?.metadata["hb.request.id"]?.description == response.requestID)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
 import LiveGate
 import Logging
 import Testing
@@ -10,16 +11,18 @@ import TestSupport
 struct RequestIDTests {
     @Test func everyLineOfARequestCarriesTheIdTheResponseNames() async throws {
         try await TestDatabase.with { database in
-            let recorder = LogRecorder()
+            let logs = InMemoryLogHandler()
+            var logger = Logger(label: "test") { _ in logs }
+            logger.logLevel = .trace
             let workspace = try await database.makeWorkspace()
             let (key, secret) = try await database.makeKey(in: workspace, permissions: [.liveActivityStart])
-            try await TestGateway.app(database, logger: recorder.logger()).test(.router) { client in
+            try await TestGateway.app(database, logger: logger).test(.router) { client in
                 // A denied request logs from the auth middleware and from the access log.
                 let response = try await client.execute(
                     uri: ProbeRoutes.path(for: .liveActivityUpdate), method: .get, headers: .bearer(secret))
                 #expect(response.status == .forbidden)
                 let requestID = try #require(response.requestID)
-                let lines = recorder.all
+                let lines = logs.entries
                 #expect(lines.count >= 2)
                 for line in lines {
                     #expect(line.metadata["hb.request.id"]?.description == requestID, "\(line.message)")

@@ -34,21 +34,9 @@ if ! command -v nghttpd >/dev/null || ! command -v h2load >/dev/null; then
 fi
 
 bench_build
-
-work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
-chmod 755 "$work"
-pg_data="$work/postgres"
-pg_port=$(free_port)
-gateway_pid=""
-receiver_pids=()
-cleanup() {
-    if [ -n "$gateway_pid" ]; then kill "$gateway_pid" 2>/dev/null || true; wait "$gateway_pid" 2>/dev/null || true; fi
-    for pid in "${receiver_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    pg_stop "$pg_data"
-    rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workdir
 trap 'exit 130' INT TERM
+receiver_pids=()
 
 fail() {
     echo "bench/delivery: $*" >&2
@@ -74,8 +62,8 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -su
     -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
 
-workspace=$("$bin" workspace create --name Bench | tail -n 1)
-api_key=$("$bin" key create --workspace "$workspace" --name bench --permissions messages.live_activity.update | tail -n 1)
+workspace=$(bench_workspace)
+api_key=$(bench_update_key "$workspace")
 
 # nghttpd --echo-upload writes every request body to a temporary file under /tmp (a fixed path) and
 # sends it back from there. Where /tmp is on disk (Debian 12's default), that file system, shared with
@@ -109,11 +97,11 @@ for receiver in $receivers; do
         *) fail "unknown receiver '$receiver' (tls or h2c)" ;;
     esac
     receiver_pids+=($!)
+    bench_pids+=($!)
     wait_for_port "$port"
     receiver_port[$receiver]=$port
-    app_id[$receiver]=$("$bin" app create --workspace "$workspace" --name "Bench $receiver" \
-        --bundle-id com.example.bench --team-id TEAM123456 --key-id KEY1234567 --key-file "$work/key.p8" \
-        --apns-endpoint "$scheme://127.0.0.1:$port" | tail -n 1)
+    app_id[$receiver]=$(bench_app "$workspace" "Bench $receiver" --team-id TEAM123456 --key-id KEY1234567 \
+        --key-file "$work/key.p8" --apns-endpoint "$scheme://127.0.0.1:$port")
     # The audience: $tokens devices registered under one tag, written straight into the table.
     sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
          SELECT (SELECT id FROM apps WHERE app_identifier = '${app_id[$receiver]}'), 'bench-game',
@@ -124,13 +112,7 @@ sql "VACUUM ANALYZE activity_tokens" >/dev/null
 
 gateway_port=$(free_port)
 LIVEGATE_DELIVERY=on LIVEGATE_LOG_LEVEL="${LIVEGATE_LOG_LEVEL:-warning}" LIVEGATE_APNS_CA_FILE="$work/cert.pem" \
-    "$bin" serve --port "$gateway_port" >"$work/gateway.log" 2>&1 &
-gateway_pid=$!
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null || fail "the gateway did not start"
+    bench_serve "$gateway_port" "$work/gateway.log" || fail "the gateway did not start"
 status_kib() { awk -v field="$1:" '$1 == field { print $2 }' "/proc/$gateway_pid/status"; }
 # utime + stime of a process, in milliseconds.
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }

@@ -21,36 +21,16 @@ scripts/install-deps.sh run >&2
 wrk_install
 
 bench_build
-
-work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
-chmod 755 "$work"
-pg_data="$work/postgres"
-pg_port=$(free_port)
-gateway_pid=""
-cleanup() {
-    if [ -n "$gateway_pid" ]; then kill "$gateway_pid" 2>/dev/null || true; wait "$gateway_pid" 2>/dev/null || true; fi
-    pg_stop "$pg_data"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
+bench_workdir
 bench_database
-workspace=$("$bin" workspace create --name "Bench" | tail -n 1)
-export BENCH_APP_ID=$("$bin" app create --workspace "$workspace" --name "Bench app" --bundle-id com.example.bench --apns-endpoint sandbox | tail -n 1)
-export BENCH_API_KEY=$("$bin" key create --workspace "$workspace" --name bench \
-    --permissions messages.live_activity.update | tail -n 1)
+wrk_tenant
 # Same table shape for the baseline as the gateway's hot insert, without the gateway's other indexes.
 psql "$DATABASE_URL" -qc "CREATE TABLE bench_dispatches (id bigserial PRIMARY KEY, app_id uuid NOT NULL,
     activity_id text NOT NULL, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
 
 gateway_port=$(free_port)
 # Acceptance only: delivery (bench/delivery measures it) would compete for the same two cores.
-LIVEGATE_DELIVERY=off LIVEGATE_LOG_LEVEL=warning LIVEGATE_DB_POOL_SIZE=16 "$bin" serve --port "$gateway_port" >"$work/gateway.log" 2>&1 &
-gateway_pid=$!
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+LIVEGATE_DELIVERY=off LIVEGATE_LOG_LEVEL=warning LIVEGATE_DB_POOL_SIZE=16 bench_serve "$gateway_port" "$work/gateway.log"
 
 run_pgbench() { # concurrency -> tps
     pgbench -n -M prepared -c "$1" -j 2 -T "$duration" -f bench/ingest/insert.sql "$DATABASE_URL" 2>/dev/null \

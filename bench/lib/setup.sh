@@ -1,4 +1,5 @@
-# Build and database set-up shared by the benchmarks. Source after scripts/lib/postgres.sh.
+# Build, work folder, database, tenant and gateway set-up shared by the benchmarks. Source after
+# scripts/lib/postgres.sh.
 
 # bench_build: builds livegate in release mode and sets `bin` to it. LIVEGATE_BENCH_SCRATCH, if set, is
 # passed to swift build as --scratch-path (so a benchmark need not wait on another build's folder).
@@ -10,11 +11,67 @@ bench_build() {
     bin="$(swift build -c release --show-bin-path "${scratch[@]}")/livegate"
 }
 
-# bench_database: starts PostgreSQL (default durability) in $pg_data on $pg_port, which the caller set
-# (and stops in its exit trap), creates and migrates the `livegate` database, exports DATABASE_URL.
+# bench_workdir: makes the run's folder `work` (open to the postgres user), sets `pg_data` and `pg_port`
+# for bench_database, and on exit stops every process in `bench_pids` (newest first), then PostgreSQL,
+# and removes the folder.
+bench_workdir() {
+    work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
+    chmod 755 "$work"
+    pg_data="$work/postgres"
+    pg_port=$(free_port)
+    bench_pids=()
+    trap bench_cleanup EXIT
+}
+
+bench_cleanup() {
+    local i pid
+    for ((i = ${#bench_pids[@]} - 1; i >= 0; i--)); do
+        pid=${bench_pids[i]}
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    pg_stop "$pg_data"
+    rm -rf "$work"
+}
+
+# bench_database: starts PostgreSQL (default durability) in $pg_data on $pg_port, creates and migrates
+# the `livegate` database, exports DATABASE_URL.
 bench_database() {
     pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB
     psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
     export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
     "$bin" migrate >&2
+}
+
+# bench_workspace [options of `livegate workspace create`...]: makes the workspace "Bench"; prints its id.
+bench_workspace() {
+    "$bin" workspace create --name Bench "$@" | tail -n 1
+}
+
+# bench_app WORKSPACE NAME [options of `livegate app create`...]: makes an app for com.example.bench;
+# prints its app_id.
+bench_app() {
+    local workspace="$1" name="$2"
+    shift 2
+    "$bin" app create --workspace "$workspace" --name "$name" --bundle-id com.example.bench "$@" | tail -n 1
+}
+
+# bench_update_key WORKSPACE: makes a key that may post updates; prints its secret.
+bench_update_key() {
+    "$bin" key create --workspace "$1" --name bench --permissions messages.live_activity.update | tail -n 1
+}
+
+# bench_serve PORT LOG_FILE: starts `livegate serve` on PORT in the background, with the caller's
+# environment (`VAR=value bench_serve ...`), output to LOG_FILE; sets `gateway_pid` and adds it to
+# `bench_pids`, then waits (at most 10 s) for /healthz. Call it outside a subshell, so cleanup sees the pid.
+bench_serve() {
+    "$bin" serve --port "$1" >"$2" 2>&1 &
+    gateway_pid=$!
+    bench_pids+=("$gateway_pid")
+    for _ in $(seq 1 100); do
+        curl -fsS "http://127.0.0.1:$1/healthz" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "the gateway on port $1 did not answer /healthz within 10 s" >&2
+    return 1
 }

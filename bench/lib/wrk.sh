@@ -1,11 +1,21 @@
-# Load a gateway's `update` endpoint with wrk (bench/ingest/update.lua). Source this file.
-# Needs BENCH_APP_ID and BENCH_API_KEY in the environment (read by the Lua script).
+# Load a gateway's `update` endpoint with wrk (bench/ingest/update.lua). Source this file, after
+# bench/lib/setup.sh. Needs BENCH_APP_ID and BENCH_API_KEY in the environment (read by the Lua script).
 
 # wrk_install: installs Debian's wrk if it is missing.
 wrk_install() {
     if ! command -v wrk >/dev/null; then
         apt-get install -y wrk >&2 || { apt-get update >&2 && apt-get install -y wrk >&2; }
     fi
+}
+
+# wrk_tenant [options of `livegate workspace create`...]: a workspace, an app on APNs sandbox and a key
+# that may post updates, exported as BENCH_APP_ID and BENCH_API_KEY.
+wrk_tenant() {
+    local workspace
+    workspace=$(bench_workspace "$@")
+    BENCH_APP_ID=$(bench_app "$workspace" "Bench app" --apns-endpoint sandbox)
+    BENCH_API_KEY=$(bench_update_key "$workspace")
+    export BENCH_APP_ID BENCH_API_KEY
 }
 
 # wrk_update PORT CONCURRENCY SECONDS ERR_FILE -> "requests/s p50 p99 non-2xx"

@@ -24,37 +24,15 @@ scripts/install-deps.sh run >&2
 wrk_install
 
 bench_build
-
-work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
-chmod 755 "$work"
-pg_data="$work/postgres"
-pg_port=$(free_port)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    pg_stop "$pg_data"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
+bench_workdir
 bench_database
-workspace=$("$bin" workspace create --name "Bench" --rate-limit 2000000000 | tail -n 1)
-export BENCH_APP_ID=$("$bin" app create --workspace "$workspace" --name "Bench app" --bundle-id com.example.bench --apns-endpoint sandbox | tail -n 1)
-export BENCH_API_KEY=$("$bin" key create --workspace "$workspace" --name bench \
-    --permissions messages.live_activity.update | tail -n 1)
+wrk_tenant --rate-limit 2000000000
 
 started_port=""
 start_gateway() { # limiter on|off; sets started_port (not run in a subshell, so cleanup knows the pid)
-    local port
-    port=$(free_port)
+    started_port=$(free_port)
     LIVEGATE_RATE_LIMITS="$1" LIVEGATE_DELIVERY=off LIVEGATE_LOG_LEVEL=warning LIVEGATE_DB_POOL_SIZE=16 \
-        "$bin" serve --port "$port" >"$work/gateway-$1.log" 2>&1 &
-    pids+=($!)
-    for _ in $(seq 1 100); do
-        curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-        sleep 0.1
-    done
-    started_port=$port
+        bench_serve "$started_port" "$work/gateway-$1.log"
 }
 start_gateway on; port_on=$started_port
 start_gateway off; port_off=$started_port

@@ -26,16 +26,13 @@ struct DeliveryCrashTests {
         let simulator = fixture.simulator
         let certificate = fixture.certificate
         try await TestDatabase.with { database in
-            let workspace = try await database.makeWorkspace()
-            let app = try await database.makeApp(
-                in: workspace, bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint,
-                credentials: fixture.credentials)
-            let (_, secret) = try await database.makeKey(in: workspace)
+            let tenant = try await database.makeTenant(
+                bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
             try await database.pool.query(
                 """
                 INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
                 SELECT $1, 'final', 'device-' || i, t FROM unnest($2::text[]) WITH ORDINALITY AS d(t, i)
-                """, [app.id, tokens])
+                """, [tenant.app.id, tokens])
             let environment = LiveGateBinary.environment(
                 databaseURL: database.connectionString,
                 [
@@ -47,8 +44,8 @@ struct DeliveryCrashTests {
             let first = try await Self.startGateway(environment: environment)
             let response = try await CurlHTTPClient.request(
                 "POST", "http://127.0.0.1:\(first.port)/messages/live_activity/update",
-                headers: ["Authorization": "Bearer \(secret)", "Content-Type": "application/json"],
-                body: Data(#"{"app_id":"\#(app.identifier)","activity_id":"final","content_state":{"home":2,"away":1}}"#.utf8))
+                headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"],
+                body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"final","content_state":{"home":2,"away":1}}"#.utf8))
             #expect(response.status == 201)
             try await Self.waitUntil("a few hundred pushes arrived") { Set(simulator.received.map(\.deviceToken)).count >= 300 }
             first.process.stop(signal: SIGKILL)

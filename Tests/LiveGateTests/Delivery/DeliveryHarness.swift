@@ -42,11 +42,8 @@ struct DeliveryHarness {
         try await SimulatorFixture.with { fixture in
             let endpoint = override ?? fixture.endpoint
             try await TestDatabase.with(poolSize: 6) { database in
-                let workspace = try await database.makeWorkspace()
-                let app = try await database.makeApp(
-                    in: workspace, bundleID: APNsSimulatorTests.bundleID, endpoint: endpoint,
-                    credentials: credentials ? fixture.credentials : nil)
-                let (_, secret) = try await database.makeKey(in: workspace)
+                let tenant = try await database.makeTenant(
+                    bundleID: APNsSimulatorTests.bundleID, endpoint: endpoint, credentials: credentials ? fixture.credentials : nil)
                 let doorbell = DeliveryDoorbell()
                 let engine = DeliveryEngine(
                     queue: PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
@@ -54,7 +51,7 @@ struct DeliveryHarness {
                     settings: settings, doorbell: doorbell, logger: .quiet, worker: "test-worker")
                 let harness = DeliveryHarness(
                     database: database, simulator: fixture.simulator,
-                    tenant: Tenant(workspace: workspace, app: app, secret: secret), engine: engine, keys: fixture.keys,
+                    tenant: tenant, engine: engine, keys: fixture.keys,
                     endpoint: endpoint, doorbell: doorbell, certificate: fixture.certificate, tokenCache: tokens,
                     settings: settings)
                 do {

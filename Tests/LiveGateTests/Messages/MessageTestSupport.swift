@@ -8,25 +8,11 @@ import PostgresClient
 import Testing
 import TestSupport
 
-/// A workspace with one app and a key holding every permission.
-struct Tenant {
-    let workspace: Workspace
-    let app: App
-    let secret: String
-}
-
 /// Apple's examples are stamped 2023-06-05T08:00:00Z; the gateway's clock is pinned there.
 let wwdcTime = Date(timeIntervalSince1970: 1_685_952_000)
 let pinnedClock = MessageClock(now: { wwdcTime })
 
 extension TestDatabase {
-    func makeTenant(permissions: Set<APIKeyPermission>? = nil) async throws -> Tenant {
-        let workspace = try await makeWorkspace()
-        let app = try await makeApp(in: workspace)
-        let (_, secret) = try await makeKey(in: workspace, permissions: permissions)
-        return Tenant(workspace: workspace, app: app, secret: secret)
-    }
-
     func count(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> Int {
         try await pool.query("SELECT (\(sql))::int AS n", parameters)[0].require("n")
     }

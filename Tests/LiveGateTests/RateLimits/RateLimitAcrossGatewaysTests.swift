@@ -13,9 +13,7 @@ struct RateLimitAcrossGatewaysTests {
     /// limit, refuse at most the documented few early, and record exactly what they accepted.
     @Test func twoGatewaysTogetherStayWithinTheLimit() async throws {
         try await TestDatabase.with { database in
-            let workspace = try await database.makeWorkspace(rateLimitPerHour: Self.limit)
-            let app = try await database.makeApp(in: workspace)
-            let (_, secret) = try await database.makeKey(in: workspace)
+            let tenant = try await database.makeTenant(rateLimitPerHour: Self.limit)
             let environment = LiveGateBinary.environment(
                 databaseURL: database.connectionString, ["LIVEGATE_DELIVERY": "off", "LIVEGATE_DB_POOL_SIZE": "4"])
             let first = try await DeliveryCrashTests.startGateway(environment: environment)
@@ -23,7 +21,7 @@ struct RateLimitAcrossGatewaysTests {
             let second = try await DeliveryCrashTests.startGateway(environment: environment)
             defer { second.process.stop() }
 
-            let body = Data(#"{"app_id":"\#(app.identifier)","activity_id":"game-42","content_state":{"n":1}}"#.utf8)
+            let body = Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"game-42","content_state":{"n":1}}"#.utf8)
             let calls = 3 * Self.limit
             let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
                 // 16 callers, alternating gateways.
@@ -34,7 +32,7 @@ struct RateLimitAcrossGatewaysTests {
                             let port = call % 2 == 0 ? first.port : second.port
                             let response = try await CurlHTTPClient.request(
                                 "POST", "http://127.0.0.1:\(port)/messages/live_activity/update",
-                                headers: ["Authorization": "Bearer \(secret)", "Content-Type": "application/json"], body: body)
+                                headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"], body: body)
                             #expect(response.headers["x-ratelimit-limit"] == String(Self.limit))
                             statuses.append(response.status)
                         }
@@ -56,15 +54,13 @@ struct RateLimitAcrossGatewaysTests {
     /// A gateway that stops gracefully gives back the quota it leased but did not spend.
     @Test func aStoppingGatewayReturnsItsUnspentQuota() async throws {
         try await TestDatabase.with { database in
-            let workspace = try await database.makeWorkspace(rateLimitPerHour: 10_000)
-            let app = try await database.makeApp(in: workspace)
-            let (_, secret) = try await database.makeKey(in: workspace)
+            let tenant = try await database.makeTenant(rateLimitPerHour: 10_000)
             let gateway = try await DeliveryCrashTests.startGateway(
                 environment: LiveGateBinary.environment(databaseURL: database.connectionString, ["LIVEGATE_DELIVERY": "off"]))
             let response = try await CurlHTTPClient.request(
                 "POST", "http://127.0.0.1:\(gateway.port)/messages/live_activity/update",
-                headers: ["Authorization": "Bearer \(secret)", "Content-Type": "application/json"],
-                body: Data(#"{"app_id":"\#(app.identifier)","activity_id":"game-42","content_state":{"n":1}}"#.utf8))
+                headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"],
+                body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"game-42","content_state":{"n":1}}"#.utf8))
             #expect(response.status == 201)
             #expect(try await database.count("SELECT granted FROM rate_limit_windows") == 250, "a block was leased")
             gateway.process.stop()

@@ -30,10 +30,7 @@ struct RateLimitTests {
         _ limit: Int, _ body: @escaping @Sendable (Tenant, TestDatabase, NIOLockedValueBox<Date>, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await TestDatabase.with { database in
-            let workspace = try await database.makeWorkspace(rateLimitPerHour: limit)
-            let app = try await database.makeApp(in: workspace)
-            let (_, secret) = try await database.makeKey(in: workspace)
-            let tenant = Tenant(workspace: workspace, app: app, secret: secret)
+            let tenant = try await database.makeTenant(rateLimitPerHour: limit)
             let now = NIOLockedValueBox(Self.nearlyFour)
             let gateway = TestGateway.app(
                 database, configuration: .init(lookupCacheTimeToLive: .zero), clock: MessageClock(now: { now.withLockedValue { $0 } }))
@@ -108,10 +105,7 @@ struct RateLimitTests {
 
     @Test func workspacesHaveTheirOwnWindows() async throws {
         try await Self.withLimit(1) { tenant, database, _, client in
-            let otherWorkspace = try await database.makeWorkspace(rateLimitPerHour: 1)
-            let other = Tenant(
-                workspace: otherWorkspace, app: try await database.makeApp(in: otherWorkspace),
-                secret: try await database.makeKey(in: otherWorkspace).secret)
+            let other = try await database.makeTenant(rateLimitPerHour: 1)
             #expect(try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .created)
             #expect(try await client.post("/messages/live_activity/update", Self.update(other), key: other.secret).status == .created)
             #expect(try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .tooManyRequests)
