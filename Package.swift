@@ -41,11 +41,15 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
 
+        // The civil calendar and UTC timestamp text, shared by PostgresClient and APNsCore; no dependencies.
+        .target(name: "CivilTime", swiftSettings: swiftSettings),
+
         // PostgreSQL client over libpq: pool, blocking calls on their own threads, typed errors.
         .target(
             name: "PostgresClient",
             dependencies: [
                 "CLibPQ",
+                "CivilTime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -56,6 +60,7 @@ let package = Package(
         // Transport-free APNs core: JSON that keeps what it was given, Live Activity payloads, dates.
         .target(
             name: "APNsCore",
+            dependencies: ["CivilTime"],
             swiftSettings: swiftSettings
         ),
 
@@ -130,6 +135,11 @@ let package = Package(
         .testTarget(
             name: "PostgresClientTests",
             dependencies: ["PostgresClient", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CivilTimeTests",
+            dependencies: ["CivilTime"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
