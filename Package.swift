@@ -80,6 +80,7 @@ let package = Package(
                 "PostgresClient",
                 "LiveGateSchema",
                 "APNsCore",
+                "CivilTime",
                 "COpenSSL",
                 "CCurl",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
