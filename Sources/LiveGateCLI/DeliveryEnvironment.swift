@@ -10,9 +10,9 @@ enum DeliveryEnvironment {
             "LIVEGATE_DELIVERY_MAX_IN_FLIGHT", default: settings.maximumPushesInFlight, range: 1...100_000)
         settings.concurrentDispatches = try Settings.integer(
             "LIVEGATE_DELIVERY_CONCURRENT_DISPATCHES", default: settings.concurrentDispatches, range: 1...1_000)
-        settings.lease = .seconds(try Settings.integer("LIVEGATE_DELIVERY_LEASE_SECONDS", default: 60, range: 2...3600))
-        settings.pollInterval = .milliseconds(
-            try Settings.integer("LIVEGATE_DELIVERY_POLL_MILLISECONDS", default: 250, range: 10...60_000))
+        settings.lease = try Settings.duration("LIVEGATE_DELIVERY_LEASE_SECONDS", default: 60, range: 2...3600, unit: .seconds(1))
+        settings.pollInterval = try Settings.duration(
+            "LIVEGATE_DELIVERY_POLL_MILLISECONDS", default: 250, range: 10...60_000, unit: .milliseconds(1))
         settings.pushRetry.maximumAttempts = try Settings.integer(
             "LIVEGATE_DELIVERY_MAX_ATTEMPTS", default: settings.pushRetry.maximumAttempts, range: 1...20)
         return settings
@@ -28,6 +28,7 @@ enum DeliveryEnvironment {
 
     static func activityLog() throws -> ActivityLogSettings {
         ActivityLogSettings(
-            retention: .seconds(try Settings.integer("LIVEGATE_ACTIVITY_LOG_RETENTION_HOURS", default: 60, range: 1...8760) * 3600))
+            retention: try Settings.duration(
+                "LIVEGATE_ACTIVITY_LOG_RETENTION_HOURS", default: 60, range: 1...8760, unit: .seconds(3600)))
     }
 }
