@@ -39,7 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
             await pool.close()
             throw error
         }
-        let delivery = try DeliveryEnvironment.settings()
+        var delivery = try DeliveryEnvironment.settings()
+        delivery.appCacheTimeToLive = lookupCacheTimeToLive
         let doorbell = DeliveryDoorbell()
         let dependencies = GatewayDependencies.postgres(pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell)
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping

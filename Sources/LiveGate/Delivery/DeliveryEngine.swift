@@ -17,7 +17,7 @@ public final class DeliveryEngine: Service, Sendable {
     private let settings: DeliverySettings
     private let doorbell: DeliveryDoorbell
     private let logger: Logger
-    private let apps = ExpiringCache<UUID, App>(timeToLive: .seconds(5))
+    private let apps: ExpiringCache<UUID, App>
     private let limit: InFlightLimit
     private let stopping = NIOLockedValueBox(false)
     private let active = NIOLockedValueBox(0)
@@ -35,6 +35,7 @@ public final class DeliveryEngine: Service, Sendable {
         self.logger = logger
         self.worker = worker
         self.limit = InFlightLimit(settings.maximumPushesInFlight)
+        self.apps = ExpiringCache(timeToLive: settings.appCacheTimeToLive)
     }
 
     /// Host, process id and a random suffix: unique among gateways sharing a database.
