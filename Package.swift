@@ -46,11 +46,15 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
 
+        // The civil calendar and UTC timestamp text, shared by PostgresClient and APNsCore; no dependencies.
+        .target(name: "CivilTime", swiftSettings: swiftSettings),
+
         // PostgreSQL client over libpq: pool, blocking calls on their own threads, typed errors.
         .target(
             name: "PostgresClient",
             dependencies: [
                 "CLibPQ",
+                "CivilTime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -62,6 +66,7 @@ let package = Package(
         // device tokens, APNs answers and key errors.
         .target(
             name: "APNsCore",
+            dependencies: ["CivilTime"],
             swiftSettings: swiftSettings
         ),
 
@@ -95,6 +100,7 @@ let package = Package(
                 "LiveGateSchema",
                 "APNsCore",
                 "APNsClient",
+                "CivilTime",
                 "COpenSSL",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -166,6 +172,11 @@ let package = Package(
                 "TestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CivilTimeTests",
+            dependencies: ["CivilTime"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

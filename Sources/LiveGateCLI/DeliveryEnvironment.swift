@@ -11,9 +11,9 @@ enum DeliveryEnvironment {
             "LIVEGATE_DELIVERY_MAX_IN_FLIGHT", default: settings.maximumPushesInFlight, range: 1...100_000)
         settings.concurrentDispatches = try Settings.integer(
             "LIVEGATE_DELIVERY_CONCURRENT_DISPATCHES", default: settings.concurrentDispatches, range: 1...1_000)
-        settings.lease = .seconds(try Settings.integer("LIVEGATE_DELIVERY_LEASE_SECONDS", default: 60, range: 2...3600))
-        settings.pollInterval = .milliseconds(
-            try Settings.integer("LIVEGATE_DELIVERY_POLL_MILLISECONDS", default: 250, range: 10...60_000))
+        settings.lease = try Settings.duration("LIVEGATE_DELIVERY_LEASE_SECONDS", default: 60, range: 2...3600, unit: .seconds(1))
+        settings.pollInterval = try Settings.duration(
+            "LIVEGATE_DELIVERY_POLL_MILLISECONDS", default: 250, range: 10...60_000, unit: .milliseconds(1))
         settings.pushRetry.maximumAttempts = try Settings.integer(
             "LIVEGATE_DELIVERY_MAX_ATTEMPTS", default: settings.pushRetry.maximumAttempts, range: 1...20)
         return settings
@@ -22,12 +22,13 @@ enum DeliveryEnvironment {
     static func transport() throws -> HTTP2ClientConfiguration {
         var transport = HTTP2ClientConfiguration()
         transport.trustedCAFile = Settings.environment["LIVEGATE_APNS_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        transport.responseTimeout = .seconds(try Settings.integer("LIVEGATE_APNS_TIMEOUT_SECONDS", default: 30, range: 1...600))
+        transport.responseTimeout = try Settings.duration("LIVEGATE_APNS_TIMEOUT_SECONDS", default: 30, range: 1...600, unit: .seconds(1))
         return transport
     }
 
     static func activityLog() throws -> ActivityLogSettings {
         ActivityLogSettings(
-            retention: .seconds(try Settings.integer("LIVEGATE_ACTIVITY_LOG_RETENTION_HOURS", default: 60, range: 1...8760) * 3600))
+            retention: try Settings.duration(
+                "LIVEGATE_ACTIVITY_LOG_RETENTION_HOURS", default: 60, range: 1...8760, unit: .seconds(3600)))
     }
 }

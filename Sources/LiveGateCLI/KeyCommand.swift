@@ -65,7 +65,6 @@ struct KeyCommand: AsyncParsableCommand {
             let keys = try await withDatabase { pool, _ in
                 try await PostgresAPIKeyRepository(pool: pool).list(workspaceID: workspace.value)
             }
-            let formatter = ISO8601DateFormatter()
             print(["ID", "NAME", "HINT", "PERMISSIONS", "ALLOWED IPS", "CREATED", "STATUS"].joined(separator: "\t"))
             for key in keys {
                 print(
@@ -73,8 +72,8 @@ struct KeyCommand: AsyncParsableCommand {
                         key.id.uuidString.lowercased(), key.name, key.hint + "…",
                         key.permissions.map(\.rawValue).sorted().joined(separator: ","),
                         key.allowedNetworks.isEmpty ? "any" : key.allowedNetworks.map(\.description).joined(separator: ","),
-                        formatter.string(from: key.createdAt),
-                        key.revokedAt.map { "revoked \(formatter.string(from: $0))" } ?? "active",
+                        key.createdAt.iso8601,
+                        key.revokedAt.map { "revoked \($0.iso8601)" } ?? "active",
                     ].joined(separator: "\t"))
             }
         }

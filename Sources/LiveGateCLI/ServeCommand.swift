@@ -17,14 +17,16 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
 
     func run() async throws {
+        // How long keys and apps are kept in memory.
+        let lookupCacheTimeToLive = try Settings.duration(
+            "LIVEGATE_LOOKUP_CACHE_SECONDS", default: 5, range: 0...3600, unit: .seconds(1))
         let configuration = GatewayConfiguration(
             host: host ?? Settings.environment["LIVEGATE_HOST"] ?? "127.0.0.1",
             port: try port ?? Settings.integer("LIVEGATE_PORT", default: 8080, range: 0...65535),
             maxRequestBodyBytes: try Settings.integer(
                 "LIVEGATE_MAX_BODY_BYTES", default: GatewayConfiguration.defaultMaxRequestBodyBytes, range: 1024...(64 << 20)),
             trustedProxies: try Settings.networks("LIVEGATE_TRUSTED_PROXIES"),
-            lookupCacheTimeToLive: .seconds(
-                Int64(try Settings.integer("LIVEGATE_LOOKUP_CACHE_SECONDS", default: 5, range: 0...3600))),
+            lookupCacheTimeToLive: lookupCacheTimeToLive,
             rateLimiting: try Settings.switch("LIVEGATE_RATE_LIMITS", default: true))
         let dispatchCommit = DispatchCommitSettings(
             maximumConcurrentStatements: try Settings.integer("LIVEGATE_COMMIT_STATEMENTS", default: 1, range: 1...64),
@@ -38,7 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
             await pool.close()
             throw error
         }
-        let delivery = try DeliveryEnvironment.settings()
+        var delivery = try DeliveryEnvironment.settings()
+        delivery.appCacheTimeToLive = lookupCacheTimeToLive
         let doorbell = DeliveryDoorbell()
         let dependencies = GatewayDependencies.postgres(pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell)
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping

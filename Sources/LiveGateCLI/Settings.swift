@@ -29,6 +29,11 @@ enum Settings {
         return parsed
     }
 
+    /// A whole number of `unit`s (`LIVEGATE_…_SECONDS` in `.seconds(1)`) as a `Duration`.
+    static func duration(_ name: String, default value: Int, range: ClosedRange<Int>, unit: Duration) throws -> Duration {
+        unit * (try integer(name, default: value, range: range))
+    }
+
     /// `on`/`off` (or true/false, 1/0).
     static func `switch`(_ name: String, default value: Bool) throws -> Bool {
         switch environment[name]?.lowercased() {

@@ -143,6 +143,10 @@ def run(base_url, expected):
         check(len(page.row_ids()) == page_size, f"the first page shows {page_size} entries, newest first")
         check(page.text("page-number") == "Page 1", "page 1 is shown as such")
 
+        # The type filter offers the gateway's own list of types, which the page was given when served.
+        offered = page.js("return Array.from(document.getElementById('filter-type').options).map(o => o.value);")
+        check(offered == [""] + expected["types"], f"the type filter offers the gateway's types: {offered}")
+
         # The key is kept in this tab's session storage only.
         stored = page.js("return window.sessionStorage.getItem(arguments[0]);", KEY_STORAGE)
         check(stored == key, "the key is in sessionStorage")
@@ -244,6 +248,16 @@ def run(base_url, expected):
         labels = page.label_types()
         check(len(labels) == len(of_type) and set(labels) == {wanted},
               f"filtering by type shows only '{wanted}' labels: {len(labels)} rows")
+        # Each label is the short one the gateway gave the type's option, in the colour it named.
+        label, style = page.js("""
+            const option = Array.from(document.getElementById('filter-type').options).find(o => o.value === arguments[0]);
+            return [option.dataset.label, option.dataset.style];""", wanted)
+        shown = page.js("""
+            return Array.from(document.querySelectorAll('#entries tbody tr .type-label')).map(
+              l => [l.textContent, l.className]);""")
+        check(label and label != wanted and style and style != "type-unknown"
+              and all(text == label and css == "type-label " + style for text, css in shown),
+              f"the labels read '{label}' in {style}: {shown[:2]}")
         check(page.text("page-number") == "Page 1", "a new filter starts at page 1")
         check(not page.visible("suppressed"), "no suppressed hours for that type")
 

@@ -33,6 +33,27 @@ struct ErrorBodyTests {
         }
     }
 
+    /// A route with a parameter counts too: its path is served, only not with this method. (Bodies
+    /// are JSON, or the request limits answer 415 before any route is looked at.)
+    @Test func wrongMethodOnAParameterizedRouteIs405WithAllow() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                for method in [HTTPRequest.Method.post, .delete, .put, .patch] {
+                    let response = try await client.execute(
+                        uri: "/dashboard/assets/x.js", method: method, headers: .json, body: ByteBuffer(string: "{}"))
+                    #expect(response.status == .methodNotAllowed, "\(method)")
+                    #expect(response.headers[.allow] == "GET", "\(method)")
+                    #expect(response.headers[.contentType] == "application/json; charset=utf-8", "\(method)")
+                    #expect(response.text == #"{"message":"Method \#(method.rawValue) is not allowed here"}"#)
+                }
+                // The served method finding no file is still the 404 it was.
+                let missing = try await client.execute(uri: "/dashboard/assets/x.js", method: .get)
+                #expect(missing.status == .notFound)
+                #expect(missing.text == #"{"message":"Not found: no endpoint at /dashboard/assets/x.js"}"#)
+            }
+        }
+    }
+
     @Test func malformedJSONIs400() async throws {
         try await TestDatabase.with { database in
             try await TestGateway.app(database).test(.router) { client in

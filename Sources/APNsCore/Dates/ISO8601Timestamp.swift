@@ -1,3 +1,5 @@
+import CivilTime
+
 /// Reads the ISO 8601 date-times Braze's API takes (`stale_date`, `dismissal_date`) as Unix time.
 public enum ISO8601Timestamp {
     /// Seconds since 1970-01-01T00:00:00Z for `YYYY-MM-DDTHH:MM:SS[.fraction]zone`, or nil if the

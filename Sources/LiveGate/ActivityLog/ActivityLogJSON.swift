@@ -1,4 +1,5 @@
 import APNsCore
+import CivilTime
 import Foundation
 
 /// The JSON of a log page: `{"entries": [...], "message": "success", "next_cursor": ..., "suppressed": [...]}`.
@@ -46,14 +47,8 @@ enum ActivityLogJSON {
         text.map(JSONValue.string) ?? .null
     }
 
-    /// `2026-11-22T15:07:19.123456Z`: UTC, microseconds, as stored. Log times are all after 1970, so
-    /// plain division splits seconds and fraction.
+    /// `2026-11-22T15:07:19.123456Z`: UTC, microseconds, as stored.
     static func time(microseconds: Int64) -> String {
-        let date = Date(timeIntervalSince1970: TimeInterval(microseconds / 1_000_000))
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        let seconds = formatter.string(from: date).dropLast()  // the trailing Z
-        let fraction = String(microseconds % 1_000_000)
-        return seconds + "." + String(repeating: "0", count: 6 - fraction.count) + fraction + "Z"
+        UTCTimestamp.iso8601(microseconds, unitsPerSecond: 1_000_000)
     }
 }

@@ -1,5 +1,4 @@
 import Logging
-import NIOCore
 
 /// Settings of a running gateway; `livegate serve` reads them from flags and the environment.
 public struct GatewayConfiguration: Sendable {
@@ -13,7 +12,7 @@ public struct GatewayConfiguration: Sendable {
     public var trustedProxies: [IPNetwork]
     public var serverName: String
     /// How long API keys and apps are kept in memory: a revoked key or a changed app is seen within this.
-    public var lookupCacheTimeToLive: TimeAmount
+    public var lookupCacheTimeToLive: Duration
     /// Per-workspace hourly limits on the message endpoints (off only to measure what they cost).
     public var rateLimiting: Bool
 
@@ -23,7 +22,7 @@ public struct GatewayConfiguration: Sendable {
         maxRequestBodyBytes: Int = defaultMaxRequestBodyBytes,
         trustedProxies: [IPNetwork] = [],
         serverName: String = "livegate",
-        lookupCacheTimeToLive: TimeAmount = .seconds(5),
+        lookupCacheTimeToLive: Duration = .seconds(5),
         rateLimiting: Bool = true
     ) {
         self.host = host

@@ -1,4 +1,3 @@
-import NIOCore
 
 /// Turns a presented key into the stored `APIKey`, or says why it cannot.
 ///
@@ -15,7 +14,7 @@ public struct APIKeyAuthenticator: Sendable {
     let repository: any APIKeyRepository
     private let cache: ExpiringCache<[UInt8], APIKey>
 
-    public init(repository: any APIKeyRepository, cacheTimeToLive: TimeAmount = .zero) {
+    public init(repository: any APIKeyRepository, cacheTimeToLive: Duration = .zero) {
         self.repository = repository
         self.cache = ExpiringCache(timeToLive: cacheTimeToLive)
     }

@@ -7,9 +7,14 @@ import Hummingbird
 /// styles and `fetch`es, no inline code, no framing.
 public struct DashboardController: Sendable {
     let files: DashboardAssets
+    /// The log page as served: its type filter filled in from `ActivityLogType.all`.
+    let logPage: DashboardAssets.File?
 
     public init(files: DashboardAssets = .bundled) {
         self.files = files
+        self.logPage = files.pages["message-activity-log"].map { page in
+            DashboardAssets.File(contentType: page.contentType, body: ActivityLogTypeOptions.filling(page.body))
+        }
     }
 
     public var routes: RouteCollection<LiveGateRequestContext> {
@@ -28,7 +33,7 @@ public struct DashboardController: Sendable {
     ]
 
     @Sendable func activityLogPage(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
-        guard let page = files.pages["message-activity-log"] else { throw HTTPError(.notFound) }
+        guard let page = logPage else { throw HTTPError(.notFound) }
         return Self.response(page, cacheControl: "no-store")
     }
 

@@ -50,7 +50,7 @@ public struct Housekeeping: Sendable {
     /// however busy the gateway is.
     public func purgeExpiredIdempotencyKeys() async throws -> Int {
         try await deleteInBatches(
-            "idempotency_keys", where: "created_at < now() - make_interval(secs => $1)", IdempotencyClaim.retention)
+            "idempotency_keys", where: "created_at < now() - make_interval(secs => $1)", IdempotencyClaim.retention.inSeconds)
     }
 
     /// `table` and `condition` are fixed strings of this file, never input; `condition` may use `$1`,

@@ -11,7 +11,7 @@ enum IdempotencyRecords {
         _ claim: IdempotencyClaim, workspaceID: UUID, on connection: PostgresConnection,
         _ write: () throws -> StoredResponse
     ) throws -> IdempotentOutcome {
-        let retentionSeconds = Int(IdempotencyClaim.retention)
+        let retentionSeconds = IdempotencyClaim.retention.inSeconds
         let claimed = try connection.query(
             """
             INSERT INTO idempotency_keys AS k (workspace_id, idempotency_key, request_hash) VALUES ($1, $2, $3)

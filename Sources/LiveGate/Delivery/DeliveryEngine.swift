@@ -2,7 +2,6 @@ import APNsClient
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import NIOCore
 import ServiceLifecycle
 
 /// Sends committed dispatches to APNs (SPEC §7, §9). Claims due dispatches under a lease, so several
@@ -19,7 +18,7 @@ public final class DeliveryEngine: Service, Sendable {
     private let settings: DeliverySettings
     private let doorbell: DeliveryDoorbell
     private let logger: Logger
-    private let apps = ExpiringCache<UUID, App>(timeToLive: .seconds(5))
+    private let apps: ExpiringCache<UUID, App>
     private let limit: InFlightLimit
     private let stopping = NIOLockedValueBox(false)
     private let active = NIOLockedValueBox(0)
@@ -37,6 +36,7 @@ public final class DeliveryEngine: Service, Sendable {
         self.logger = logger
         self.worker = worker
         self.limit = InFlightLimit(settings.maximumPushesInFlight)
+        self.apps = ExpiringCache(timeToLive: settings.appCacheTimeToLive)
     }
 
     /// Host, process id and a random suffix: unique among gateways sharing a database.
@@ -116,7 +116,7 @@ public final class DeliveryEngine: Service, Sendable {
         let delivery = DispatchDelivery(
             queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry),
             settings: settings, worker: worker, logger: logger, isStopping: { [stopping] in stopping.withLockedValue { $0 } })
-        let started = NIODeadline.now()
+        let started = ContinuousClock.now
         do {
             let app = try await apps.value(for: claimed.dispatch.appID) { try await tenancy.app(id: claimed.dispatch.appID) }
             let ending = try await delivery.deliver(claimed, app: app)
@@ -124,13 +124,13 @@ public final class DeliveryEngine: Service, Sendable {
                 "dispatch delivery ended",
                 metadata: [
                     "dispatch_id": "\(claimed.dispatch.id)", "ending": "\(ending)",
-                    "milliseconds": "\((NIODeadline.now() - started).nanoseconds / 1_000_000)",
+                    "milliseconds": "\((ContinuousClock.now - started).inMilliseconds)",
                 ])
             return ending
         } catch {
             // The database failed us mid-way: hand the dispatch back; if even that fails, the lease runs out.
             logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(claimed.dispatch.id)", "error": "\(error)"])
-            let retryAt = Date().addingTimeInterval(settings.dispatchRetry.baseDelay.inSeconds)
+            let retryAt = Date() + settings.dispatchRetry.baseDelay
             _ = try? await queue.release(claimed.dispatch.id, worker: worker, retryAt: retryAt)
             return nil
         }

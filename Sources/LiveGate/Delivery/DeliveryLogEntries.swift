@@ -95,7 +95,6 @@ enum DeliveryLogEntries {
     }
 
     static func format(milliseconds: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).iso8601
     }
 }

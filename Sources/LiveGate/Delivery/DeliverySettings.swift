@@ -21,13 +21,17 @@ public struct DeliverySettings: Sendable {
     /// Update tokens not refreshed for this long are not sent to and are retired (SPEC: 12 hours, the
     /// longest a Live Activity lives).
     public var tokenLifetime: Duration
+    /// How long apps are kept in memory, so a dispatch costs no app lookup: a changed credential or
+    /// endpoint is used within this. `livegate serve` sets it, like the API's, from
+    /// `LIVEGATE_LOOKUP_CACHE_SECONDS`; zero looks the app up for every dispatch.
+    public var appCacheTimeToLive: Duration
 
     public init(
         pageSize: Int = 1_000, maximumPushesInFlight: Int = 400, concurrentDispatches: Int = 8,
         lease: Duration = .seconds(60), pollInterval: Duration = .milliseconds(250),
         pushRetry: RetryPolicy = .init(maximumAttempts: 4, baseDelay: .milliseconds(250), maximumDelay: .seconds(5)),
         dispatchRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),
-        tokenLifetime: Duration = .seconds(12 * 3600)
+        tokenLifetime: Duration = .seconds(12 * 3600), appCacheTimeToLive: Duration = .seconds(5)
     ) {
         self.pageSize = pageSize
         self.maximumPushesInFlight = maximumPushesInFlight
@@ -37,5 +41,6 @@ public struct DeliverySettings: Sendable {
         self.pushRetry = pushRetry
         self.dispatchRetry = dispatchRetry
         self.tokenLifetime = tokenLifetime
+        self.appCacheTimeToLive = appCacheTimeToLive
     }
 }

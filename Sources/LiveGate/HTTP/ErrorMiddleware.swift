@@ -25,7 +25,7 @@ public struct ErrorMiddleware: RouterMiddleware {
     }
 
     /// The Braze-shaped error for anything a handler threw; unexpected failures are logged here.
-    /// `routes` lets a 404 on a known path become a 405.
+    /// `routes` lets a 404 on a served path, asked with a method it does not serve, become a 405.
     static func apiError(for error: any Error, request: Request, context: Context, routes: RouteTable?) -> APIError {
         switch error {
         case let error as APIError:
@@ -45,8 +45,10 @@ public struct ErrorMiddleware: RouterMiddleware {
     ) -> APIError {
         switch error.status {
         case .notFound:
+            // A served path asked with another method: 405. Its own method finding nothing (an
+            // unknown file under a served folder) stays the 404 the handler meant.
             let allowed = routes?.methods(forPath: request.uri.path) ?? []
-            if !allowed.isEmpty {
+            if !allowed.isEmpty, !allowed.contains(request.method) {
                 var headers = HTTPFields()
                 headers[.allow] = allowed.map(\.rawValue).sorted().joined(separator: ", ")
                 return APIError(.methodNotAllowed, "Method \(request.method.rawValue) is not allowed here", headers: headers)

@@ -2,29 +2,43 @@ import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
 
-/// The paths the router serves and their methods, so an unknown method on a known path gets 405,
-/// not 404. Filled once the routes are registered; the middleware that reads it is made before them.
+/// The routes the router serves and their methods, so an unknown method on a served path gets 405,
+/// not 404, whether the route is fixed (`/healthz`) or has parameters (`/dashboard/assets/{name}`).
+/// Filled once the routes are registered; the middleware that reads it is made before them.
 public final class RouteTable: Sendable {
-    private let table = NIOLockedValueBox<[String: Set<HTTPRequest.Method>]>([:])
+    private struct Route {
+        let path: RouterPath
+        var methods: Set<HTTPRequest.Method>
+    }
+
+    /// By the route's pattern as written in the OpenAPI document (`/dashboard/assets/{name}`).
+    private let routes = NIOLockedValueBox<[String: Route]>([:])
 
     public init() {}
 
     public func load<Context>(from router: Router<Context>) {
-        var table: [String: Set<HTTPRequest.Method>] = [:]
+        var routes: [String: Route] = [:]
         for route in router.routes {
-            table[route.path.description, default: []].insert(route.method)
+            routes[route.path.description, default: Route(path: route.path, methods: [])].methods.insert(route.method)
         }
-        self.table.withLockedValue { $0 = table }
+        self.routes.withLockedValue { $0 = routes }
     }
 
+    /// The methods of every route whose pattern `path` falls under; empty when none does. Only asked
+    /// on the way to a 404, so a walk over every route is cheap enough.
     public func methods(forPath path: String) -> Set<HTTPRequest.Method> {
-        table.withLockedValue { $0[path] ?? [] }
+        let components = path.split(separator: "/")
+        return routes.withLockedValue { routes in
+            routes.values.reduce(into: []) { methods, route in
+                if route.path.matches(components) { methods.formUnion(route.methods) }
+            }
+        }
     }
 
     /// Every `METHOD /path` served, sorted: what the OpenAPI document must describe.
     public var descriptions: [String] {
-        table.withLockedValue { table in
-            table.flatMap { path, methods in methods.map { "\($0.rawValue) \(path)" } }.sorted()
+        routes.withLockedValue { routes in
+            routes.flatMap { pattern, route in route.methods.map { "\($0.rawValue) \(pattern)" } }.sorted()
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// An `Idempotency-Key` and a fingerprint of the request it came with.
 public struct IdempotencyClaim: Sendable, Equatable {
     /// Keys are kept this long; after that the same key starts a new request.
-    public static let retention: TimeInterval = 24 * 60 * 60
+    public static let retention: Duration = .seconds(24 * 60 * 60)
     public static let maximumKeyBytes = 255
 
     public let key: String

@@ -4,7 +4,7 @@ import Foundation
 public struct MessageClock: Sendable {
     /// How long APNs keeps trying: a Live Activity lives at most 8 hours, then up to 4 on the Lock
     /// Screen, so a push older than 12 hours can no longer matter.
-    public static let defaultExpiry: TimeInterval = 12 * 60 * 60
+    public static let defaultExpiry: Duration = .seconds(12 * 60 * 60)
 
     let now: @Sendable () -> Date
 

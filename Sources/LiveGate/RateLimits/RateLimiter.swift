@@ -1,6 +1,5 @@
 import Foundation
 import NIOConcurrencyHelpers
-import NIOCore
 
 /// Counts requests against each workspace's hourly limit (clock hours, UTC) without a database write
 /// per request: it leases blocks of the window's quota from the `QuotaStore` and spends them in memory.
@@ -26,7 +25,7 @@ public final class RateLimiter: Sendable {
         var isLeasing = false
         var waiters: [CheckedContinuation<Void, Never>] = []
         /// After a lease came back empty, refuse without asking again until then.
-        var spentUntil: NIODeadline?
+        var spentUntil: ContinuousClock.Instant?
 
         init(start: Int64, limit: Int) {
             self.start = start
@@ -47,10 +46,10 @@ public final class RateLimiter: Sendable {
     let maximumBlock: Int
     /// How long a spent window is believed spent before the store is asked again (another gateway may
     /// have returned quota, or the limit been raised).
-    let spentRecheck: TimeAmount
+    let spentRecheck: Duration
     private let windows = NIOLockedValueBox([UUID: Window]())
 
-    public init(store: any QuotaStore, maximumBlock: Int = 250, spentRecheck: TimeAmount = .seconds(1)) {
+    public init(store: any QuotaStore, maximumBlock: Int = 250, spentRecheck: Duration = .seconds(1)) {
         self.store = store
         self.maximumBlock = maximumBlock
         self.spentRecheck = spentRecheck
@@ -88,7 +87,7 @@ public final class RateLimiter: Sendable {
                     window.lastBlock = blockSize(window)
                     return (.decided(decision, refill: (window.start, window.lastBlock)), orphans)
                 }
-                if let until = window.spentUntil, NIODeadline.now() < until {
+                if let until = window.spentUntil, ContinuousClock.now < until {
                     return (.decided(.init(allowed: false, limit: limit, remaining: 0, resetAt: resetAt, retryAfter: retryAfter)), orphans)
                 }
                 if window.isLeasing { return (.waitForLease(start: window.start), orphans) }
@@ -176,7 +175,7 @@ public final class RateLimiter: Sendable {
             if let lease {
                 window.available += lease.leased
                 window.windowTotal = lease.windowTotal
-                window.spentUntil = lease.leased == 0 ? NIODeadline.now() + spentRecheck : nil
+                window.spentUntil = lease.leased == 0 ? ContinuousClock.now + spentRecheck : nil
             }
             defer { window.waiters = [] }
             return window.waiters

@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 
 /// Each workspace's hourly limit, through the same short-lived cache as keys and apps: a changed limit
 /// (`livegate workspace set-rate-limit`) is seen within that time.
@@ -7,7 +6,7 @@ public struct WorkspaceLimits: Sendable {
     let repository: any TenancyRepository
     private let cache: ExpiringCache<UUID, Int>
 
-    public init(repository: any TenancyRepository, cacheTimeToLive: TimeAmount = .zero) {
+    public init(repository: any TenancyRepository, cacheTimeToLive: Duration = .zero) {
         self.repository = repository
         self.cache = ExpiringCache(timeToLive: cacheTimeToLive)
     }

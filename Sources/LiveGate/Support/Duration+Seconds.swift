@@ -3,4 +3,9 @@ extension Duration {
     var inSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
+
+    /// Whole milliseconds, rounded down: for logs.
+    var inMilliseconds: Int64 {
+        components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
+    }
 }

@@ -1,5 +1,4 @@
 import NIOConcurrencyHelpers
-import NIOCore
 
 /// A small thread-safe map whose entries expire after a fixed time, so the hot path can skip the
 /// database for things that rarely change (API keys, apps) at the price of that much delay in seeing a
@@ -7,21 +6,21 @@ import NIOCore
 final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let value: Value
-        let expiresAt: NIODeadline
+        let expiresAt: ContinuousClock.Instant
     }
 
-    let timeToLive: TimeAmount
+    let timeToLive: Duration
     let capacity: Int
     private let entries = NIOLockedValueBox([Key: Entry]())
 
-    init(timeToLive: TimeAmount, capacity: Int = 10_000) {
+    init(timeToLive: Duration, capacity: Int = 10_000) {
         self.timeToLive = timeToLive
         self.capacity = capacity
     }
 
     var isEnabled: Bool { timeToLive > .zero }
 
-    func value(for key: Key, now: NIODeadline = .now()) -> Value? {
+    func value(for key: Key, now: ContinuousClock.Instant = .now) -> Value? {
         guard isEnabled else { return nil }
         return entries.withLockedValue { entries in
             guard let entry = entries[key] else { return nil }
@@ -33,7 +32,7 @@ final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    func store(_ value: Value, for key: Key, now: NIODeadline = .now()) {
+    func store(_ value: Value, for key: Key, now: ContinuousClock.Instant = .now) {
         guard isEnabled else { return }
         entries.withLockedValue { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 
 /// Finds apps by their `app_id` for the API, through a short-lived cache: every message names its app,
 /// and apps change rarely.
@@ -7,7 +6,7 @@ public struct AppDirectory: Sendable {
     let repository: any TenancyRepository
     private let cache: ExpiringCache<String, App>
 
-    public init(repository: any TenancyRepository, cacheTimeToLive: TimeAmount = .zero) {
+    public init(repository: any TenancyRepository, cacheTimeToLive: Duration = .zero) {
         self.repository = repository
         self.cache = ExpiringCache(timeToLive: cacheTimeToLive)
     }

@@ -35,6 +35,8 @@ struct DashboardBrowserTests {
         let script_entry_id: String
         let markup_entry_id: String
         let filter_type: String
+        /// `ActivityLogType.all`: what the type filter offers, in order.
+        let types: [String]
         let apns_id: String
         let suppressed: SuppressedHour
     }
@@ -84,7 +86,7 @@ struct DashboardBrowserTests {
             let expected = Expected(
                 key: tenant.secret, forbidden_key: forbidden, page_size: Self.pageSize, ids_newest_first: ids.reversed(),
                 entries: entries, script_entry_id: scriptID, markup_entry_id: markupID,
-                filter_type: ActivityLogType.feedbackRemovedToken.rawValue, apns_id: "123e4567-e89b-12d3-a456-426614174000",
+                filter_type: ActivityLogType.feedbackRemovedToken.rawValue, types: ActivityLogType.all.map(\.rawValue), apns_id: "123e4567-e89b-12d3-a456-426614174000",
                 suppressed: .init(total: 150, stored: 100, suppressed: 50))
             let json = String(decoding: try JSONEncoder().encode(expected), as: UTF8.self)
 

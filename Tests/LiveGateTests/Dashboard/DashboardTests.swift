@@ -71,6 +71,40 @@ struct DashboardTests {
         }
     }
 
+    /// The type names have one home, `ActivityLogType.all`: the page's filter is written from it when
+    /// served, each option carrying the short label and colour the script shows, and neither the
+    /// page's file nor the script spells a name of its own.
+    @Test func theTypeFilterIsWrittenFromTheGatewaysOwnTypes() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let page = try await Self.get(client, "/dashboard/message-activity-log").text
+                let expected = [
+                    #"<option value="">All types</option>"#,
+                    #"<option value="Live Activity error (No push credential)" data-label="No push credential" data-style="type-no-credential">Live Activity error (No push credential)</option>"#,
+                    #"<option value="Live Activity error (Invalid push credential)" data-label="Invalid push credential" data-style="type-invalid-credential">Live Activity error (Invalid push credential)</option>"#,
+                    #"<option value="APNS Feedback Removed Token errors" data-label="Token removed" data-style="type-removed-token">APNS Feedback Removed Token errors</option>"#,
+                    #"<option value="Other Live Activity errors" data-label="Other error" data-style="type-other">Other Live Activity errors</option>"#,
+                ]
+                let options = page.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("<option") }
+                #expect(options == expected)
+                #expect(ActivityLogType.all.map(\.rawValue) == expected.dropFirst().map { String($0.split(separator: "\"")[1]) })
+                #expect(!page.contains("<!--"), "the placeholder is replaced")
+                // The colours the options name exist.
+                let css = try await Self.get(client, "/dashboard/assets/dashboard.css").text
+                for style in ["type-no-credential", "type-invalid-credential", "type-removed-token", "type-other", "type-unknown"] {
+                    #expect(css.contains(".\(style) {"), "dashboard.css has .\(style)")
+                }
+            }
+        }
+        let folder = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGate/Dashboard/Assets")
+        for file in ["message-activity-log.html", "dashboard.js"] {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for type in ActivityLogType.all {
+                #expect(!text.contains(type.rawValue), "\(file) spells '\(type.rawValue)'")
+            }
+        }
+    }
+
     /// What makes the strict policy work and the page safe: no inline code or style in the HTML, and no
     /// script that turns text into markup.
     @Test func theFilesHaveNoInlineCodeAndNeverParseDataAsHTML() throws {

@@ -11,13 +11,9 @@
   const API_URL = new URL('../message_activity_log', window.location.href);
   const FILTERS = ['app_id', 'type', 'activity_id', 'external_id', 'since', 'until'];
 
-  // Braze's type names, each with a short label and its own colour.
-  const TYPES = {
-    'Live Activity error (No push credential)': { label: 'No push credential', css: 'type-no-credential' },
-    'Live Activity error (Invalid push credential)': { label: 'Invalid push credential', css: 'type-invalid-credential' },
-    'APNS Feedback Removed Token errors': { label: 'Token removed', css: 'type-removed-token' },
-    'Other Live Activity errors': { label: 'Other error', css: 'type-other' },
-  };
+  // Braze's type names, each with a short label and its own colour: read from the type filter's
+  // options, which the gateway writes from its own list of types (readTypes).
+  const TYPES = {};
 
   const $ = (id) => document.getElementById(id);
 
@@ -67,6 +63,12 @@
       title: type,
       attributes: { 'data-type': type },
     });
+  }
+
+  function readTypes() {
+    for (const option of $('filter-type').options) {
+      if (option.value) TYPES[option.value] = { label: option.dataset.label, css: option.dataset.style };
+    }
   }
 
   // ---- Times: the API speaks UTC with microseconds; people read their local time. ----
@@ -405,6 +407,7 @@
   // ---- Wiring ----
 
   document.addEventListener('DOMContentLoaded', () => {
+    readTypes();
     $('key-form').addEventListener('submit', (event) => {
       event.preventDefault();
       const key = $('key-input').value.trim();
