@@ -79,9 +79,6 @@ let package = Package(
                 "CCurl",
                 "COpenSSL",
                 .product(name: "DequeModule", package: "swift-collections"),
-                // pthread locks: Synchronization.Mutex on Linux is a priority-inheritance futex, which
-                // costs the HTTP/2 client's hand-over lock dearly under contention (docs/benchmarks.md).
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

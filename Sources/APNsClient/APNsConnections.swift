@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// One HTTP/2 client per APNs endpoint and team: APNs ties a connection to the team whose token
 /// opened it, and each client keeps its connections open between pushes.
@@ -9,7 +9,7 @@ final class APNsConnections: Sendable {
     }
 
     private let configuration: HTTP2ClientConfiguration
-    private let clients = NIOLockedValueBox([Key: CurlHTTP2Client]())
+    private let clients = Mutex([Key: CurlHTTP2Client]())
 
     init(configuration: HTTP2ClientConfiguration) {
         var configuration = configuration
@@ -20,7 +20,7 @@ final class APNsConnections: Sendable {
 
     func client(endpoint: APNsEndpoint, teamID: String) -> CurlHTTP2Client {
         let key = Key(endpoint: endpoint.baseURL, teamID: teamID)
-        return clients.withLockedValue { clients in
+        return clients.withLock { clients in
             if let client = clients[key] { return client }
             let client = CurlHTTP2Client(configuration: configuration, name: "livegate-apns")
             clients[key] = client
@@ -29,7 +29,7 @@ final class APNsConnections: Sendable {
     }
 
     func shutdown() async {
-        let all = clients.withLockedValue { clients in
+        let all = clients.withLock { clients in
             defer { clients = [:] }
             return Array(clients.values)
         }

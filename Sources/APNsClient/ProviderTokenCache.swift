@@ -1,6 +1,6 @@
 import APNsCore
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// One provider token per signing key, reused as APNs asks: renewed after about 50 minutes (APNs
 /// refuses tokens older than an hour) and never sooner than 20 minutes after the last renewal (APNs
@@ -24,7 +24,7 @@ public final class ProviderTokenCache: Sendable {
         var forced: Bool
     }
 
-    private let entries = NIOLockedValueBox([Key: Entry]())
+    private let entries = Mutex([Key: Entry]())
     private let now: @Sendable () -> Date
 
     public init(now: @escaping @Sendable () -> Date = { Date() }) {
@@ -35,25 +35,21 @@ public final class ProviderTokenCache: Sendable {
     public func token(for credentials: APNsCredentials) throws(APNsKeyError) -> ProviderToken {
         let key = Self.key(for: credentials)
         let now = self.now()
-        // The lock's closure rethrows untyped errors: the key error comes out as a Result instead.
-        return try entries.withLockedValue { entries -> Result<ProviderToken, APNsKeyError> in
+        return try entries.withLock { entries throws(APNsKeyError) in
             if let entry = entries[key], .seconds(now.timeIntervalSince(entry.token.issuedAt)) < Self.renewalAge {
-                return .success(entry.token)
+                return entry.token
             }
-            return Result { () throws(APNsKeyError) in
-                // Not `??`: its autoclosure would turn the typed error into `any Error`.
-                let signingKey: P256SigningKey
-                if let known = entries[key]?.signingKey {
-                    signingKey = known
-                } else {
-                    signingKey = try P256SigningKey(pem: credentials.privateKeyPEM)
-                }
-                let token = try ProviderToken.sign(
-                    teamID: credentials.teamID, keyID: credentials.keyID, key: signingKey, issuedAt: now)
-                entries[key] = Entry(signingKey: signingKey, token: token, forced: false)
-                return token
+            let signingKey: P256SigningKey
+            if let known = entries[key]?.signingKey {
+                signingKey = known
+            } else {
+                signingKey = try P256SigningKey(pem: credentials.privateKeyPEM)
             }
-        }.get()
+            let token = try ProviderToken.sign(
+                teamID: credentials.teamID, keyID: credentials.keyID, key: signingKey, issuedAt: now)
+            entries[key] = Entry(signingKey: signingKey, token: token, forced: false)
+            return token
+        }
     }
 
     /// APNs rejected `rejected` (`ExpiredProviderToken`, `InvalidProviderToken`): returns a new token
@@ -62,19 +58,15 @@ public final class ProviderTokenCache: Sendable {
     public func renew(_ rejected: ProviderToken, for credentials: APNsCredentials) throws(APNsKeyError) -> ProviderToken? {
         let key = Self.key(for: credentials)
         let now = self.now()
-        return try entries.withLockedValue { entries -> Result<ProviderToken?, APNsKeyError> in
-            guard let entry = entries[key] else { return .success(nil) }
-            if entry.token != rejected { return .success(entry.token) }
-            if entry.forced, .seconds(now.timeIntervalSince(entry.token.issuedAt)) < Self.minimumRenewalInterval {
-                return .success(nil)
-            }
-            return Result { () throws(APNsKeyError) in
-                let token = try ProviderToken.sign(
-                    teamID: credentials.teamID, keyID: credentials.keyID, key: entry.signingKey, issuedAt: now)
-                entries[key] = Entry(signingKey: entry.signingKey, token: token, forced: true)
-                return token
-            }
-        }.get()
+        return try entries.withLock { entries throws(APNsKeyError) in
+            guard let entry = entries[key] else { return nil }
+            if entry.token != rejected { return entry.token }
+            if entry.forced, .seconds(now.timeIntervalSince(entry.token.issuedAt)) < Self.minimumRenewalInterval { return nil }
+            let token = try ProviderToken.sign(
+                teamID: credentials.teamID, keyID: credentials.keyID, key: entry.signingKey, issuedAt: now)
+            entries[key] = Entry(signingKey: entry.signingKey, token: token, forced: true)
+            return token
+        }
     }
 
     private static func key(for credentials: APNsCredentials) -> Key {

@@ -1,5 +1,5 @@
 import APNsCore
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The headers every push of one dispatch shares (provider token, push type, topic, priority,
 /// expiration, content type), built once as `SharedHeaderLines` and reused for each of its devices.
@@ -13,11 +13,11 @@ final class SharedPushHeaders: Sendable {
     }
 
     private static let capacity = 512
-    private let cache = NIOLockedValueBox([Key: SharedHeaderLines]())
+    private let cache = Mutex([Key: SharedHeaderLines]())
 
     func lines(token: ProviderToken, bundleID: String, priority: APNsPriority, expiration: Int64) -> SharedHeaderLines {
         let key = Key(token: token.value, bundleID: bundleID, priority: priority, expiration: expiration)
-        return cache.withLockedValue { cache in
+        return cache.withLock { cache in
             if let lines = cache[key] { return lines }
             if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
             let headers = LiveActivityPushHeaders(bundleID: bundleID, priority: priority, expiration: expiration, apnsID: "")

@@ -1,7 +1,7 @@
 import CCurl
 import DequeModule
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// An HTTP/2 client on a libcurl multi handle: long-lived connections, many concurrent streams on each
 /// (`CURLPIPE_MULTIPLEX`, `CURLOPT_PIPEWAIT`), another connection only when streams run out.
@@ -33,7 +33,7 @@ public final class CurlHTTP2Client: Sendable {
 
     public let configuration: HTTP2ClientConfiguration
     private let multi: CurlMultiHandle
-    private let inbox = NIOLockedValueBox(Inbox())
+    private let inbox = Mutex(Inbox())
 
     public init(configuration: HTTP2ClientConfiguration = .init(), name: String = "livegate-http2") {
         precondition(Self.globalInit, "curl_global_init failed")
@@ -67,7 +67,7 @@ public final class CurlHTTP2Client: Sendable {
     /// Queues transfers for the client's thread, or fails them if the client is shut down.
     private func hand(_ transfers: [CurlTransfer]) {
         // Woken under the lock, so the wake-up cannot reach a multi handle the thread has freed.
-        let accepted = inbox.withLockedValue { inbox -> Bool in
+        let accepted = inbox.withLock { inbox -> Bool in
             guard !inbox.isShutDown else { return false }
             inbox.queue.append(contentsOf: transfers)
             if !inbox.wakeupPending {
@@ -85,7 +85,7 @@ public final class CurlHTTP2Client: Sendable {
     /// Fails requests still waiting or in flight, closes the connections and ends the thread.
     public func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let alreadyStopped = inbox.withLockedValue { inbox -> Bool in
+            let alreadyStopped = inbox.withLock { inbox -> Bool in
                 inbox.isShutDown = true
                 if inbox.hasStopped { return true }
                 inbox.stopWaiters.append(continuation)
@@ -106,7 +106,7 @@ public final class CurlHTTP2Client: Sendable {
         // Handles keep the options every request shares (set once); the value says for which scheme.
         var configured: [UnsafeMutableRawPointer: Bool] = [:]
         while true {
-            let (incoming, stopping) = inbox.withLockedValue { inbox in
+            let (incoming, stopping) = inbox.withLock { inbox in
                 defer {
                     inbox.queue = []
                     inbox.wakeupPending = false
@@ -171,7 +171,7 @@ public final class CurlHTTP2Client: Sendable {
             curl_multi_poll(multi.handle, nil, 0, 1000, nil)
         }
         for easy in idle { curl_easy_cleanup(easy) }
-        let waiters = inbox.withLockedValue { inbox -> [CheckedContinuation<Void, Never>] in
+        let waiters = inbox.withLock { inbox -> [CheckedContinuation<Void, Never>] in
             inbox.hasStopped = true
             defer { inbox.stopWaiters = [] }
             return inbox.stopWaiters
