@@ -54,7 +54,7 @@ public final class APNsChannelManager: Sendable {
         let ownHeaders = headers + [("apns-request-id", requestID.uuidString.lowercased())]
         do {
             return try await tokens.sendRenewingOnce(
-                count: 1, credentials: destination.credentials, rejectsToken: \.rejectsProviderToken
+                count: 1, credentials: destination.credentials, rejectsToken: \ChannelManagementResult.rejectsProviderToken
             ) { token, _ in
                 let request = HTTP2Request(
                     url: baseURL + path, method: method,

@@ -34,23 +34,23 @@ public struct APNsEndpoint: Hashable, Sendable, CustomStringConvertible {
         case "production": self = .production
         case "sandbox": self = .sandbox
         default:
-            guard let (url, baseURL) = Self.validated(rawValue) else { return nil }
+            guard let validated = Self.validated(rawValue) else { return nil }
             self.rawValue = rawValue
-            self.url = url
-            self.baseURL = baseURL
-            self.managementBaseURL = baseURL
+            self.url = validated.url
+            self.baseURL = validated.baseURL
+            self.managementBaseURL = validated.baseURL
         }
     }
 
     /// This endpoint with channel management at `managementURL` instead (a URL as ``init(rawValue:)``
     /// takes one); nil if it is not such a URL.
     public func managed(at managementURL: String) -> APNsEndpoint? {
-        guard let (_, managementBaseURL) = Self.validated(managementURL) else { return nil }
-        return APNsEndpoint(trusted: rawValue, url: baseURL, management: managementBaseURL)
+        guard let management = Self.validated(managementURL) else { return nil }
+        return APNsEndpoint(trusted: rawValue, url: baseURL, management: management.baseURL)
     }
 
     /// An http(s) URL with a host and nothing after it, and its text without a trailing slash.
-    private static func validated(_ text: String) -> (URL, String)? {
+    private static func validated(_ text: String) -> (url: URL, baseURL: String)? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
             url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil

@@ -9,7 +9,7 @@ extension APNsSender {
         let url = destination.endpoint.baseURL + BroadcastPaths.broadcast(bundleID: destination.bundleID)
         do {
             return try await tokens.sendRenewingOnce(
-                count: 1, credentials: destination.credentials, rejectsToken: \.rejectsProviderToken
+                count: 1, credentials: destination.credentials, rejectsToken: \APNsSendResult.rejectsProviderToken
             ) { token, _ in
                 let request = HTTP2Request(
                     url: url, headers: [("authorization", "bearer " + token.value)] + broadcast.headers.fields,

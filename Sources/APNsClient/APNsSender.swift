@@ -27,7 +27,7 @@ public final class APNsSender: Sendable {
         let client = connections.client(baseURL: destination.endpoint.baseURL, teamID: destination.credentials.teamID)
         do {
             return try await tokens.sendRenewingOnce(
-                count: pushes.count, credentials: destination.credentials, rejectsToken: \.rejectsProviderToken
+                count: pushes.count, credentials: destination.credentials, rejectsToken: \APNsSendResult.rejectsProviderToken
             ) { token, indices in
                 await send(pushes, indices: indices, to: destination, client: client, token: token)
             }

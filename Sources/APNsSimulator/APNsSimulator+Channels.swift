@@ -31,11 +31,10 @@ extension APNsSimulator {
                 do {
                     settings = try ChannelSettings(json: body)
                 } catch {
-                    return refuse(400, error.code == .missingPushType ? .missingPushType
-                        : error.code == .badPushType ? .invalidPushType : .badMessageStoragePolicy)
+                    return refuse(400, Self.reason(refusing: error))
                 }
                 guard settings.pushType == .liveActivity else { return refuse(400, .invalidPushType) }
-                guard [.noMessageStored, .mostRecentMessageStored].contains(settings.messageStoragePolicy) else {
+                guard [MessageStoragePolicy.noMessageStored, .mostRecentMessageStored].contains(settings.messageStoragePolicy) else {
                     return refuse(400, .badMessageStoragePolicy)
                 }
                 guard state.channels.count(bundleID: bundleID) < configuration.maximumChannelsPerApp else {
@@ -88,13 +87,22 @@ extension APNsSimulator {
         guard id.isWellFormed else { return (400, .badChannelId) }
         // Broadcasts also take priority 1 (low), which device pushes do not.
         if let priority = headers["apns-priority"], !["1", "5", "10"].contains(priority) { return (400, .badPriority) }
-        let expiration = headers["apns-expiration"].map { Int64($0) }
-        if let expiration, expiration == nil { return (400, .badExpirationDate) }
+        let expiration = headers["apns-expiration"].flatMap { Int64($0) }
+        if headers["apns-expiration"] != nil, expiration == nil { return (400, .badExpirationDate) }
         guard let channel = channels.channel(id, bundleID: bundleID) else { return (404, .channelNotRegistered) }
         // A channel that stores nothing cannot hold a broadcast until it expires.
         if channel.policy == .noMessageStored, let expiration, expiration != 0 { return (400, .badExpirationDate) }
         if let problem = PushCheck.checkPayload(body) { return (problem.status, APNsReason(rawValue: problem.reason)) }
         return nil
+    }
+
+    /// What APNs answers to a create request whose body is not channel settings.
+    private static func reason(refusing error: ChannelSettingsError) -> APNsReason {
+        switch error.code {
+        case .missingPushType: .missingPushType
+        case .badPushType: .invalidPushType
+        default: .badMessageStoragePolicy
+        }
     }
 
     /// Every broadcast answered 200, in arrival order.

@@ -129,7 +129,7 @@ struct BroadcastChannelTests {
             let client = CurlHTTP2Client(configuration: .init(trustedCAFile: fixture.certificate.certificateFile))
             let token = try ProviderTokenCache().token(for: fixture.credentials)
             let base = "https://127.0.0.1:\(fixture.port)"
-            let authorization = [("authorization", "bearer " + token.value)]
+            let authorization: [(name: String, value: String)] = [("authorization", "bearer " + token.value)]
             let read = try await client.send(
                 HTTP2Request(url: base + BroadcastPaths.channels(bundleID: Self.bundleID), method: "GET", headers: authorization))
             #expect(read.status == 400)
@@ -163,7 +163,8 @@ struct BroadcastChannelTests {
             let entry = try #require(entries.first)
             #expect(entry["bundle_id"]?.stringValue == Self.bundleID)
             #expect(entry["channel_id"]?.stringValue == channel.rawValue)
-            #expect(entry["payload"] == (try JSONValue.parse(Self.payload)), "the payload as sent, key order kept")
+            let sent = try JSONValue.parse(Self.payload)
+            #expect(entry["payload"] == sent, "the payload as sent, key order kept")
             let headers = try #require(entry["headers"])
             #expect(headers["apns-channel-id"]?.stringValue == channel.rawValue)
             #expect(headers["apns-push-type"]?.stringValue == "liveactivity")
