@@ -1,5 +1,7 @@
 import APNsCore
 import Foundation
+import Logging
+import NIOConcurrencyHelpers
 
 /// Broadcast channels as APNs serves them: the management API (create, read, delete, list; at most
 /// `maximumChannelsPerApp` per bundle id) and broadcasts to a channel, with APNs's checks, statuses and
@@ -28,7 +30,7 @@ extension APNsSimulator {
                 answer = Answer(status: 200, body: list.json.serialized())
             case (.channels, "POST"):
                 let settings: ChannelSettings
-                do {
+                do throws(ChannelSettingsError) {
                     settings = try ChannelSettings(json: body)
                 } catch {
                     return refuse(400, Self.reason(refusing: error))
