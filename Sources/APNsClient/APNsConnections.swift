@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One HTTP/2 client per APNs endpoint and team: APNs ties a connection to the team whose token
-/// opened it, and each client keeps its connections open between pushes.
+/// One HTTP/2 client per APNs host and team: APNs ties a connection to the team whose token opened
+/// it, and each client keeps its connections open between requests.
 final class APNsConnections: Sendable {
     private struct Key: Hashable {
         let endpoint: String
@@ -11,15 +11,16 @@ final class APNsConnections: Sendable {
     private let configuration: HTTP2ClientConfiguration
     private let clients = Mutex([Key: CurlHTTP2Client]())
 
-    init(configuration: HTTP2ClientConfiguration) {
+    /// `responseHeaderNames`: the answer's headers the caller reads; the others are not kept.
+    init(configuration: HTTP2ClientConfiguration, responseHeaderNames: Set<String>) {
         var configuration = configuration
-        // The sender reads `apns-id` only.
-        configuration.responseHeaderNames = ["apns-id"]
+        configuration.responseHeaderNames = responseHeaderNames
         self.configuration = configuration
     }
 
-    func client(endpoint: APNsEndpoint, teamID: String) -> CurlHTTP2Client {
-        let key = Key(endpoint: endpoint.baseURL, teamID: teamID)
+    /// `baseURL`: the host's URL without a trailing slash (`APNsEndpoint.baseURL`, `managementBaseURL`).
+    func client(baseURL: String, teamID: String) -> CurlHTTP2Client {
+        let key = Key(endpoint: baseURL, teamID: teamID)
         return clients.withLock { clients in
             if let client = clients[key] { return client }
             let client = CurlHTTP2Client(configuration: configuration, name: "livegate-apns")

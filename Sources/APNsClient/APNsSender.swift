@@ -1,18 +1,19 @@
 import APNsCore
 import Foundation
 
-/// Sends Live Activity pushes (SPEC §7): signs with the destination's provider token, posts over
-/// HTTP/2 to its endpoint and returns what APNs answered. When APNs rejects the provider token it
-/// renews the token once and sends again. Call `shutdown()` before dropping it: its clients own
+/// Sends Live Activity pushes (SPEC §7) to devices and broadcast channels: signs with the destination's
+/// provider token, posts over HTTP/2 to its endpoint and returns what APNs answered. When APNs rejects
+/// the provider token it renews the token once and sends again. Call `shutdown()` before dropping it: its clients own
 /// threads and connections.
 public final class APNsSender: Sendable {
-    private let tokens: ProviderTokenCache
-    private let connections: APNsConnections
+    let tokens: ProviderTokenCache
+    let connections: APNsConnections
     private let sharedHeaders = SharedPushHeaders()
 
     public init(tokens: ProviderTokenCache = ProviderTokenCache(), transport: HTTP2ClientConfiguration = .init()) {
         self.tokens = tokens
-        self.connections = APNsConnections(configuration: transport)
+        // Pushes echo `apns-id`, broadcasts `apns-request-id`: nothing else is read.
+        self.connections = APNsConnections(configuration: transport, responseHeaderNames: ["apns-id", "apns-request-id"])
     }
 
     public func send(_ push: LiveActivityPush, to destination: APNsDestination) async -> APNsSendResult {
@@ -23,25 +24,16 @@ public final class APNsSender: Sendable {
     /// provider token and shared headers are looked up once for all of them; pushes whose provider
     /// token APNs rejects are sent again, once, with a renewed token.
     public func send(_ pushes: [LiveActivityPush], to destination: APNsDestination) async -> [APNsSendResult] {
-        let credentials = destination.credentials
-        let client = connections.client(endpoint: destination.endpoint, teamID: credentials.teamID)
-        var token: ProviderToken
+        let client = connections.client(baseURL: destination.endpoint.baseURL, teamID: destination.credentials.teamID)
         do {
-            token = try tokens.token(for: credentials)
+            return try await tokens.sendRenewingOnce(
+                count: pushes.count, credentials: destination.credentials, rejectsToken: \APNsSendResult.rejectsProviderToken
+            ) { token, indices in
+                await send(pushes, indices: indices, to: destination, client: client, token: token)
+            }
         } catch {
             return pushes.map { _ in .unsignable(error) }
         }
-        var results = await send(pushes, indices: Array(pushes.indices), to: destination, client: client, token: token)
-        // Once: a token renewed less than 20 minutes ago and rejected again means the key is wrong.
-        let rejected = pushes.indices.filter {
-            if case .answered(let response) = results[$0] { return response.rejectsProviderToken }
-            return false
-        }
-        guard !rejected.isEmpty, let fresh = try? tokens.renew(token, for: credentials) else { return results }
-        token = fresh
-        let retried = await send(pushes, indices: rejected, to: destination, client: client, token: token)
-        for (index, result) in zip(rejected, retried) { results[index] = result }
-        return results
     }
 
     /// `pushes[indices]` as one batch; the answers come back in `indices` order.
@@ -70,14 +62,7 @@ public final class APNsSender: Sendable {
                     headers: [("apns-id", push.apnsID.uuidString.lowercased())], sharedHeaders: shared?.lines,
                     body: push.payload))
         }
-        return await client.send(batch: requests).map { result in
-            switch result {
-            case .success(let response):
-                .answered(APNsResponse(status: response.status, body: response.body, apnsID: response.headers["apns-id"]))
-            case .failure(let error):
-                .unreachable(error)
-            }
-        }
+        return await client.send(batch: requests).map(APNsSendResult.init)
     }
 
     /// Closes every connection and stops the clients' threads.

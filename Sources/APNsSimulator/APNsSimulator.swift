@@ -8,20 +8,25 @@ import NIOSSL
 
 /// An HTTP/2 server that behaves like APNs for Live Activity pushes: it checks them as APNs does
 /// (`PushCheck`), answers with APNs's statuses and `{"reason"}` bodies, advertises a stream limit like
-/// APNs, records what it accepted, and lets a test make chosen tokens fail or answer slowly.
+/// APNs, records what it accepted, and lets a test make chosen tokens fail or answer slowly. It also
+/// serves broadcast channels: their management API and broadcasts (`APNsSimulator+Channels.swift`).
 public final class APNsSimulator: Sendable {
-    private struct State {
+    struct State {
         var received: [SimulatedPush] = []
         var behaviors: [String: SimulatedBehavior] = [:]
         var rejections: [String: Int] = [:]
+        var channels = SimulatedChannels()
+        var broadcasts: [SimulatedBroadcast] = []
+        /// By bundle id: how its channel management and broadcast requests are answered.
+        var appBehaviors: [String: SimulatedBehavior] = [:]
     }
 
     public let configuration: SimulatorConfiguration
-    private let state = NIOLockedValueBox(State())
+    let state = NIOLockedValueBox(State())
     private let group: MultiThreadedEventLoopGroup
     private let channel = NIOLockedValueBox<(any Channel)?>(nil)
     /// The simulator's clock; tests move it to make tokens look old.
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     let logger: Logger
 
     public init(
@@ -99,9 +104,14 @@ public final class APNsSimulator: Sendable {
         /// Nil for the control API's answers, which are not APNs's.
         var apnsID: String?
         var delay: TimeAmount?
+        /// Other headers of the answer (`apns-request-id`, `apns-channel-id`).
+        var headers: [(name: String, value: String)] = []
     }
 
     func answer(method: String, path: String, headers: [String: String], body: [UInt8]) -> Answer {
+        if let route = BroadcastRoute(path: path) {
+            return answer(route, method: method, headers: headers, body: body)
+        }
         let apnsID = headers["apns-id"] ?? UUID().uuidString.lowercased()
         let now = clock()
         switch PushCheck.check(
@@ -112,23 +122,9 @@ public final class APNsSimulator: Sendable {
             return reject(status: status, reason: reason, apnsID: apnsID)
         case .accepted(let token):
             return state.withLockedValue { state -> Answer in
-                var delay: TimeAmount?
-                switch state.behaviors[token] {
-                case .unregistered?:
-                    state.rejections["Unregistered", default: 0] += 1
-                    return Answer(status: 410, body: Self.reasonBody("Unregistered", status: 410, now: now), apnsID: apnsID)
-                case .fail(let status, let reason)?:
-                    state.rejections[reason, default: 0] += 1
-                    return Answer(status: status, body: Self.reasonBody(reason, status: status, now: now), apnsID: apnsID)
-                case .failFirst(let times, let status, let reason)? where times > 0:
-                    state.behaviors[token] = times > 1 ? .failFirst(times: times - 1, status: status, reason: reason) : nil
-                    state.rejections[reason, default: 0] += 1
-                    return Answer(status: status, body: Self.reasonBody(reason, status: status, now: now), apnsID: apnsID)
-                case .delay(let milliseconds)?:
-                    delay = .milliseconds(Int64(milliseconds))
-                default:
-                    break
-                }
+                let (failure, delay) = SimulatedBehavior.consume(
+                    &state.behaviors, key: token, rejections: &state.rejections, now: now)
+                if let failure { return Answer(status: failure.status, body: failure.body, apnsID: apnsID) }
                 state.received.append(SimulatedPush(deviceToken: token, headers: headers, payload: body, receivedAt: now))
                 logger.info(
                     "push accepted",

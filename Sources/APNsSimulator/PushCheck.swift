@@ -30,15 +30,21 @@ enum PushCheck {
             return .rejected(status: 400, reason: "BadExpirationDate")
         }
         if let id = headers["apns-id"], UUID(uuidString: id) == nil { return .rejected(status: 400, reason: "BadMessageId") }
-        guard !body.isEmpty else { return .rejected(status: 400, reason: "PayloadEmpty") }
-        guard body.count <= LiveActivityPayload.maximumSize else { return .rejected(status: 413, reason: "PayloadTooLarge") }
+        if let problem = checkPayload(body) { return .rejected(status: problem.status, reason: problem.reason) }
+        return .accepted(deviceToken: token)
+    }
+
+    /// Nil when the body is a Live Activity payload APNs takes (device pushes and broadcasts alike).
+    static func checkPayload(_ body: [UInt8]) -> (status: Int, reason: String)? {
+        guard !body.isEmpty else { return (400, "PayloadEmpty") }
+        guard body.count <= LiveActivityPayload.maximumSize else { return (413, "PayloadTooLarge") }
         // Not one of Apple's documented reasons: APNs accepts such payloads and the device drops them;
         // the simulator says so at once, because a test wants to know.
         guard let aps = (try? JSONValue.parse(body))?["aps"], aps["timestamp"]?.numberLexeme != nil,
             let event = aps["event"]?.stringValue, ["update", "end", "start"].contains(event),
             aps["content-state"]?.objectValue != nil
-        else { return .rejected(status: 400, reason: "BadLiveActivityPayload") }
-        return .accepted(deviceToken: token)
+        else { return (400, "BadLiveActivityPayload") }
+        return nil
     }
 
     /// Nil when the JWT is valid: ES256, a known `kid`, the key's team as `iss`, signed by that key,

@@ -21,25 +21,31 @@ public struct SimulatorConfiguration: Sendable {
     public var providerKeys: [String: ProviderKey]
     /// SETTINGS_MAX_CONCURRENT_STREAMS, as APNs advertises it.
     public var maximumConcurrentStreams: Int
+    /// Broadcast channels one bundle id may have (APNs: 10,000 per environment); creating another is
+    /// answered `CannotCreateChannelConfig`. Small in tests, to reach it.
+    public var maximumChannelsPerApp: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls: SimulatorTLS? = nil,
-        providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500
+        providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500,
+        maximumChannelsPerApp: Int = 10_000
     ) {
         self.host = host
         self.port = port
         self.tls = tls
         self.providerKeys = providerKeys
         self.maximumConcurrentStreams = maximumConcurrentStreams
+        self.maximumChannelsPerApp = maximumChannelsPerApp
     }
 
     /// TLS with a certificate and key from PEM files, given as a pair.
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls files: (certificateFile: String, privateKeyFile: String),
-        providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500
+        providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500, maximumChannelsPerApp: Int = 10_000
     ) {
         self.init(
             host: host, port: port, tls: SimulatorTLS.files(certificateFile: files.certificateFile, privateKeyFile: files.privateKeyFile),
-            providerKeys: providerKeys, maximumConcurrentStreams: maximumConcurrentStreams)
+            providerKeys: providerKeys, maximumConcurrentStreams: maximumConcurrentStreams,
+            maximumChannelsPerApp: maximumChannelsPerApp)
     }
 }

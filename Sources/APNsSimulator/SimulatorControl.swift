@@ -9,6 +9,11 @@ import Logging
 /// - `PUT /_sim/tokens/<hex>` with `{"status":410}`, `{"status":500,"reason":"InternalServerError","times":1}`
 ///   or `{"delay_ms":200}`: how pushes to that token are answered from now on (see
 ///   `SimulatedBehavior(controlJSON:)`); `DELETE /_sim/tokens/<hex>` restores normal answers.
+/// - `GET /_sim/broadcasts`: the accepted broadcasts, oldest first; `DELETE /_sim/broadcasts` forgets them.
+/// - `GET /_sim/channels`: every app's broadcast channels, oldest first (to make APNs forget one,
+///   delete it through the management API, as an app would).
+/// - `PUT /_sim/apps/<bundle id>` with the same bodies as `/_sim/tokens/<hex>`: how that app's channel
+///   management and broadcast requests are answered; `DELETE /_sim/apps/<bundle id>` restores them.
 enum SimulatorControl {
     static func handles(path: String) -> Bool {
         path == "/_sim" || path.hasPrefix("/_sim/")
@@ -25,25 +30,54 @@ enum SimulatorControl {
             default: return problem(405, "\(route) takes GET or DELETE")
             }
         }
+        if route == "/_sim/broadcasts" {
+            switch method {
+            case "GET": return json(200, .array(simulator.broadcasts.map(\.controlJSON)))
+            case "DELETE":
+                simulator.clearBroadcasts()
+                return noContent
+            default: return problem(405, "\(route) takes GET or DELETE")
+            }
+        }
+        if route == "/_sim/channels" {
+            guard method == "GET" else { return problem(405, "\(route) takes GET") }
+            return json(200, simulator.channelsJSON)
+        }
+        let apps = "/_sim/apps/"
+        if route.hasPrefix(apps), !route.dropFirst(apps.count).contains("/"), route.count > apps.count {
+            let bundleID = String(route.dropFirst(apps.count))
+            return behavior(method: method, body: body, of: "/_sim/apps/<bundle id>", simulator: simulator) { behavior in
+                simulator.setBehavior(behavior, forApp: bundleID)
+                simulator.logger.info("app behavior set", metadata: ["bundle_id": "\(bundleID)", "behavior": "\(behavior.map { "\($0)" } ?? "none")"])
+            }
+        }
         let tokens = "/_sim/tokens/"
         if route.hasPrefix(tokens), !route.dropFirst(tokens.count).contains("/") {
             let hex = String(route.dropFirst(tokens.count))
             guard let token = PushToken(hex: hex) else { return problem(400, "'\(hex.prefix(80))' is not a device token in hex") }
-            switch method {
-            case "PUT":
-                let behavior: SimulatedBehavior
-                do { behavior = try SimulatedBehavior(controlJSON: body) } catch { return problem(400, error.description) }
+            return behavior(method: method, body: body, of: "/_sim/tokens/<hex>", simulator: simulator) { behavior in
                 simulator.setBehavior(behavior, for: token.hex)
-                simulator.logger.info("token behavior set", metadata: ["token": "\(token.masked)", "behavior": "\(behavior)"])
-                return json(200, behavior.controlJSON)
-            case "DELETE":
-                simulator.setBehavior(nil, for: token.hex)
-                simulator.logger.info("token behavior cleared", metadata: ["token": "\(token.masked)"])
-                return noContent
-            default: return problem(405, "/_sim/tokens/<hex> takes PUT or DELETE")
+                simulator.logger.info("token behavior set", metadata: ["token": "\(token.masked)", "behavior": "\(behavior.map { "\($0)" } ?? "none")"])
             }
         }
-        return problem(404, "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes and /_sim/tokens/<hex>")
+        return problem(404, "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels and /_sim/apps/<bundle id>")
+    }
+
+    /// PUT sets the behavior the body describes, DELETE clears it (`set(nil)`).
+    private static func behavior(
+        method: String, body: [UInt8], of route: String, simulator: APNsSimulator, set: (SimulatedBehavior?) -> Void
+    ) -> APNsSimulator.Answer {
+        switch method {
+        case "PUT":
+            let behavior: SimulatedBehavior
+            do { behavior = try SimulatedBehavior(controlJSON: body) } catch { return problem(400, error.description) }
+            set(behavior)
+            return json(200, behavior.controlJSON)
+        case "DELETE":
+            set(nil)
+            return noContent
+        default: return problem(405, "\(route) takes PUT or DELETE")
+        }
     }
 
     private static let noContent = APNsSimulator.Answer(status: 204, body: [])

@@ -45,6 +45,7 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     private func write(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
         if let apnsID = answer.apnsID { headers.add(name: "apns-id", value: apnsID) }
+        for (name, value) in answer.headers { headers.add(name: name, value: value) }
         if !answer.body.isEmpty {
             headers.add(name: "content-type", value: "application/json")
             headers.add(name: "content-length", value: String(answer.body.count))

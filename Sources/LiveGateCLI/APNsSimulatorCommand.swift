@@ -18,7 +18,10 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
             --tls-certificate and --tls-key, over TLS with that certificate; otherwise HTTP/2 without TLS \
             (http://HOST:PORT). Simulator-only control API, not part of APNs, on the same port: \
             GET/DELETE /_sim/pushes (accepted pushes), PUT/DELETE /_sim/tokens/HEX with {"status":410}, \
-            {"status":500,"reason":"InternalServerError","times":1} or {"delay_ms":200}.
+            {"status":500,"reason":"InternalServerError","times":1} or {"delay_ms":200}; broadcast channels \
+            (POST/GET/DELETE /1/apps/BUNDLE/channels, GET /1/apps/BUNDLE/all-channels, POST \
+            /4/broadcasts/apps/BUNDLE) with GET/DELETE /_sim/broadcasts, GET /_sim/channels and PUT/DELETE \
+            /_sim/apps/BUNDLE taking the same bodies as /_sim/tokens/HEX.
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -32,6 +35,8 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
         name: .customLong("provider-key"),
         help: "KEY_ID:TEAM_ID:PATH, a key APNs should accept: PATH is its .p8 or public key PEM (repeat for more).")
     var providerKeys: [String] = []
+    @Option(help: "Broadcast channels one bundle id may have before creating another fails, as APNs's 10,000.")
+    var channelLimit = 10_000
 
     func run() async throws {
         var keys: [String: SimulatorConfiguration.ProviderKey] = [:]
@@ -46,7 +51,8 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
         // A temporary certificate is of no use once its key is gone with this process.
         defer { if let temporaryCertificate { try? FileManager.default.removeItem(atPath: temporaryCertificate) } }
         let simulator = APNsSimulator(
-            configuration: SimulatorConfiguration(host: host, port: port, tls: tls, providerKeys: keys), logger: logger)
+            configuration: SimulatorConfiguration(
+                host: host, port: port, tls: tls, providerKeys: keys, maximumChannelsPerApp: channelLimit), logger: logger)
         let group = ServiceGroup(
             configuration: .init(
                 services: [SimulatorService(simulator: simulator, logger: logger)],
@@ -72,6 +78,7 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if channelLimit < 0 { throw ValidationError("--channel-limit cannot be negative") }
         if tls, tlsCertificate != nil || tlsKey != nil {
             throw ValidationError("--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both")
         }

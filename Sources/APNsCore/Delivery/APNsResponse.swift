@@ -1,24 +1,29 @@
-/// What APNs answered to one request: the status, the `apns-id` it echoed, and for an error the
-/// body's `reason` and, with 410, its `timestamp`. What an answer means for delivery is decided by
+/// What APNs answered to one request: the status, the `apns-id` or `apns-request-id` it echoed, and
+/// for an error the body's `reason` and, with 410, its `timestamp`. What an answer means for delivery is decided by
 /// the gateway, in one place; this only says what came back.
 public struct APNsResponse: Sendable, Equatable {
     public var status: Int
     public var apnsID: String?
+    /// `apns-request-id`: what channel management and broadcast answers echo (or APNs made up).
+    public var requestID: String?
     public var reason: APNsReason?
     /// Milliseconds since 1970 from which APNs holds the device token invalid (410 only).
     public var timestamp: Int64?
 
-    public init(status: Int, apnsID: String? = nil, reason: APNsReason? = nil, timestamp: Int64? = nil) {
+    public init(
+        status: Int, apnsID: String? = nil, requestID: String? = nil, reason: APNsReason? = nil, timestamp: Int64? = nil
+    ) {
         self.status = status
         self.apnsID = apnsID
+        self.requestID = requestID
         self.reason = reason
         self.timestamp = timestamp
     }
 
-    /// Reads an answer's error body, `{"reason": ..., "timestamp": ...}`; a 200 has none.
-    public init(status: Int, body: [UInt8], apnsID: String?) {
-        self.init(status: status, apnsID: apnsID)
-        guard status != 200, let parsed = try? JSONValue.parse(body) else { return }
+    /// Reads an answer's error body, `{"reason": ..., "timestamp": ...}`; a 2xx has none.
+    public init(status: Int, body: [UInt8], apnsID: String?, requestID: String? = nil) {
+        self.init(status: status, apnsID: apnsID, requestID: requestID)
+        guard !(200..<300).contains(status), let parsed = try? JSONValue.parse(body) else { return }
         reason = parsed["reason"]?.stringValue.map(APNsReason.init(rawValue:))
         timestamp = parsed["timestamp"]?.numberLexeme.flatMap { Int64($0) }
     }

@@ -20,7 +20,7 @@ struct SimulatorFixture {
     }
 
     static func with<Result>(
-        clock: @escaping @Sendable () -> Date = { Date() }, _ body: (SimulatorFixture) async throws -> Result
+        clock: @escaping @Sendable () -> Date = { Date() }, channelLimit: Int = 10_000, _ body: (SimulatorFixture) async throws -> Result
     ) async throws -> Result {
         let keys = try await TestKeyPair.make()
         let certificate = try await TestKeyPair.Certificate.make()
@@ -31,7 +31,8 @@ struct SimulatorFixture {
         let simulator = APNsSimulator(
             configuration: SimulatorConfiguration(
                 tls: .files(certificateFile: certificate.certificateFile, privateKeyFile: certificate.keyFile),
-                providerKeys: [keyID: .init(teamID: teamID, publicKey: try P256PublicKey(pem: keys.publicPEM))]),
+                providerKeys: [keyID: .init(teamID: teamID, publicKey: try P256PublicKey(pem: keys.publicPEM))],
+                maximumChannelsPerApp: channelLimit),
             clock: clock, logger: .quiet)
         let port = try await simulator.start()
         let fixture = SimulatorFixture(simulator: simulator, port: port, keys: keys, certificate: certificate)

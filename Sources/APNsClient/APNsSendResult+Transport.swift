@@ -1,0 +1,23 @@
+import APNsCore
+
+extension APNsSendResult {
+    /// How the transport's outcome reads as a send result: an answer with its `apns-id`,
+    /// `apns-request-id` and error body, or no answer.
+    init(_ outcome: Result<HTTP2Response, HTTP2TransportError>) {
+        switch outcome {
+        case .success(let response):
+            self = .answered(
+                APNsResponse(
+                    status: response.status, body: response.body, apnsID: response.headers["apns-id"],
+                    requestID: response.headers["apns-request-id"]))
+        case .failure(let error):
+            self = .unreachable(error)
+        }
+    }
+
+    /// APNs answered 403 for the provider token: a freshly signed one may be accepted.
+    var rejectsProviderToken: Bool {
+        if case .answered(let response) = self { return response.rejectsProviderToken }
+        return false
+    }
+}

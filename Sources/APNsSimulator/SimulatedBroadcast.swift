@@ -1,0 +1,23 @@
+import APNsCore
+import Foundation
+
+/// A broadcast the simulator accepted (answered 200), as it arrived.
+public struct SimulatedBroadcast: Sendable {
+    public let bundleID: String
+    public let channelID: ChannelID
+    /// Lower-case names.
+    public let headers: [String: String]
+    public let payload: [UInt8]
+    public let receivedAt: Date
+
+    /// As `GET /_sim/broadcasts` lists it: `bundle_id`, `channel_id`, then as `/_sim/pushes` lists a push.
+    var controlJSON: JSONValue {
+        .object([
+            "bundle_id": .string(bundleID),
+            "channel_id": .string(channelID.rawValue),
+            "headers": ControlJSON.headers(headers),
+            "payload": ControlJSON.payload(payload),
+            "received_at": ControlJSON.time(receivedAt),
+        ])
+    }
+}
