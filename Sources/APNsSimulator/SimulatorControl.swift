@@ -19,25 +19,26 @@ enum SimulatorControl {
         path == "/_sim" || path.hasPrefix("/_sim/")
     }
 
+    /// What the simulator recorded: GET lists it, DELETE forgets it.
+    private static func recorded(
+        method: String, route: Substring, list: @autoclosure () -> [JSONValue], clear: () -> Void
+    ) -> APNsSimulator.Answer {
+        switch method {
+        case "GET": return json(200, .array(list()))
+        case "DELETE":
+            clear()
+            return noContent
+        default: return problem(405, "\(route) takes GET or DELETE")
+        }
+    }
+
     static func answer(method: String, path: String, body: [UInt8], simulator: APNsSimulator) -> APNsSimulator.Answer {
         let route = path.prefix { $0 != "?" }
         if route == "/_sim/pushes" {
-            switch method {
-            case "GET": return json(200, .array(simulator.received.map(\.controlJSON)))
-            case "DELETE":
-                simulator.clearReceived()
-                return noContent
-            default: return problem(405, "\(route) takes GET or DELETE")
-            }
+            return recorded(method: method, route: route, list: simulator.received.map(\.controlJSON), clear: simulator.clearReceived)
         }
         if route == "/_sim/broadcasts" {
-            switch method {
-            case "GET": return json(200, .array(simulator.broadcasts.map(\.controlJSON)))
-            case "DELETE":
-                simulator.clearBroadcasts()
-                return noContent
-            default: return problem(405, "\(route) takes GET or DELETE")
-            }
+            return recorded(method: method, route: route, list: simulator.broadcasts.map(\.controlJSON), clear: simulator.clearBroadcasts)
         }
         if route == "/_sim/channels" {
             guard method == "GET" else { return problem(405, "\(route) takes GET") }
