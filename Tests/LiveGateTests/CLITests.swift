@@ -7,7 +7,7 @@ import TestSupport
 
 @Suite("The livegate CLI, as scripts use it")
 struct CLITests {
-    static let allPermissions = "messages.live_activity.update,messages.live_activity.start,message_activity_log.read"
+    static let allPermissions = "messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage"
 
     @Test func roundTripFromWorkspaceToAnAuthenticatedRequest() async throws {
         try await TestDatabase.with(migrated: false) { database in
