@@ -5,7 +5,7 @@ import LiveGate
 
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "app", abstract: "Manage apps.", subcommands: [Create.self])
+        commandName: "app", abstract: "Manage apps.", subcommands: [Create.self, SetChannelsEndpoint.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -23,12 +23,17 @@ struct AppCommand: AsyncParsableCommand {
         @Option(help: "Path to the .p8 signing key (PKCS#8 PEM, P-256).") var keyFile: String?
         @Option(help: "production, sandbox, or a URL (http://host:port: HTTP/2 without TLS).")
         var apnsEndpoint: String
+        @Option(help: "Manage broadcast channels at this URL instead of the endpoint's own (Apple's management host, or the custom URL).")
+        var apnsChannelsEndpoint: String?
         @Option(help: "Use this app identifier instead of a new random one (e.g. the one Braze gave the app).")
         var appId: String?
 
         func validate() throws {
             guard APNsEndpoint(rawValue: apnsEndpoint) != nil else {
                 throw ValidationError("--apns-endpoint must be production, sandbox, or an http:// or https:// URL")
+            }
+            if let apnsChannelsEndpoint, APNsEndpoint.sandbox.managed(at: apnsChannelsEndpoint) == nil {
+                throw ValidationError(ChannelsEndpointArgument.invalid)
             }
             let given = [teamId, keyId, keyFile].filter { $0 != nil }.count
             guard given == 0 || given == 3 else {
@@ -53,7 +58,8 @@ struct AppCommand: AsyncParsableCommand {
             let app = try await withDatabase { pool, _ in
                 try await PostgresTenancyRepository(pool: pool).createApp(
                     workspaceID: workspace.value, name: name, identifier: appId, bundleID: bundleId,
-                    endpoint: APNsEndpoint(rawValue: apnsEndpoint)!, credentials: credentials)
+                    endpoint: APNsEndpoint(rawValue: apnsEndpoint)!, channelsEndpointURL: apnsChannelsEndpoint,
+                    credentials: credentials)
             }
             let credentialNote = app.credentials == nil ? "without push credentials" : "with key \(app.credentials!.keyID)"
             printResult(
@@ -61,4 +67,33 @@ struct AppCommand: AsyncParsableCommand {
                 value: app.identifier)
         }
     }
+
+    struct SetChannelsEndpoint: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-channels-endpoint",
+            abstract: "Change where an app's broadcast channels are managed; 'default' for its endpoint's own host.")
+
+        @Argument(help: "The app identifier (app_id).") var appId: String
+        @Argument(help: "An http:// or https:// URL, or 'default'.") var url: String
+
+        func validate() throws {
+            if url != "default", APNsEndpoint.sandbox.managed(at: url) == nil {
+                throw ValidationError(ChannelsEndpointArgument.invalid)
+            }
+        }
+
+        func run() async throws {
+            let app = try await withDatabase { pool, _ in
+                try await PostgresTenancyRepository(pool: pool).setChannelsEndpoint(
+                    appIdentifier: appId, url: url == "default" ? nil : url)
+            }
+            guard let app else { throw CLIError("no app has app_id '\(appId)'") }
+            let destination = app.channelsEndpointURL.flatMap { app.endpoint.managed(at: $0) } ?? app.endpoint
+            printResult(["App '\(app.name)' manages its broadcast channels at \(destination.managementBaseURL)."], value: app.identifier)
+        }
+    }
+}
+
+enum ChannelsEndpointArgument {
+    static let invalid = "the channels endpoint must be an http:// or https:// URL with a host and no path"
 }

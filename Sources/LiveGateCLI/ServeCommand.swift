@@ -27,7 +27,9 @@ struct ServeCommand: AsyncParsableCommand {
                 "LIVEGATE_MAX_BODY_BYTES", default: GatewayConfiguration.defaultMaxRequestBodyBytes, range: 1024...(64 << 20)),
             trustedProxies: try Settings.networks("LIVEGATE_TRUSTED_PROXIES"),
             lookupCacheTimeToLive: lookupCacheTimeToLive,
-            rateLimiting: try Settings.switch("LIVEGATE_RATE_LIMITS", default: true))
+            rateLimiting: try Settings.switch("LIVEGATE_RATE_LIMITS", default: true),
+            channelLimits: ChannelLimits(
+                channelsPerApp: try Settings.integer("LIVEGATE_CHANNELS_PER_APP", default: 10_000, range: 1...10_000)))
         let dispatchCommit = DispatchCommitSettings(
             maximumConcurrentStatements: try Settings.integer("LIVEGATE_COMMIT_STATEMENTS", default: 1, range: 1...64),
             maximumRowsPerStatement: try Settings.integer("LIVEGATE_COMMIT_BATCH_ROWS", default: 128, range: 1...1000))
@@ -43,12 +45,15 @@ struct ServeCommand: AsyncParsableCommand {
         var delivery = try DeliveryEnvironment.settings()
         delivery.appCacheTimeToLive = lookupCacheTimeToLive
         let doorbell = DeliveryDoorbell()
-        let dependencies = GatewayDependencies.postgres(pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell)
+        let dependencies = GatewayDependencies.postgres(
+            pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell,
+            channelManager: APNsChannelManager(transport: try DeliveryEnvironment.transport()))
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
         // stops, unspent quota goes back, then the pool closes.
         var services: [any Service] = [
             PostgresPoolService(pool: pool),
             QuotaReturnService(limiter: dependencies.rateLimiter),
+            ChannelManagerService(manager: dependencies.channelManager),
             HousekeepingService(
                 pool: pool, tokenLifetime: delivery.tokenLifetime, logSettings: try DeliveryEnvironment.activityLog(),
                 logger: logger),

@@ -7,7 +7,7 @@ import TestSupport
 
 @Suite("The livegate CLI, as scripts use it")
 struct CLITests {
-    static let allPermissions = "messages.live_activity.update,messages.live_activity.start,message_activity_log.read"
+    static let allPermissions = "messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage"
 
     @Test func roundTripFromWorkspaceToAnAuthenticatedRequest() async throws {
         try await TestDatabase.with(migrated: false) { database in
@@ -104,6 +104,33 @@ struct CLITests {
             let stored = try #require(try await database.tenancy.app(identifier: "my-braze-app-id"))
             #expect(stored.credentials == nil)
             #expect(stored.endpoint.isCleartext)
+        }
+    }
+
+    @Test func channelsEndpointIsSetAtCreationAndChangedLater() async throws {
+        try await TestDatabase.with { database in
+            let workspace = try await database.makeWorkspace()
+            let url = database.connectionString
+            let app = try await LiveGateBinary.run(
+                ["app", "create", "--workspace", workspace.id.uuidString, "--name", "Sim", "--bundle-id", "com.example.sim",
+                 "--apns-endpoint", "sandbox", "--apns-channels-endpoint", "https://127.0.0.1:2199"], databaseURL: url)
+            #expect(app.status == 0, "\(app.stderr)")
+            let stored = try #require(try await database.tenancy.app(identifier: app.lastLine))
+            #expect(stored.channelsEndpointURL == "https://127.0.0.1:2199")
+
+            let moved = try await LiveGateBinary.run(["app", "set-channels-endpoint", app.lastLine, "http://127.0.0.1:9000"], databaseURL: url)
+            #expect(moved.status == 0, "\(moved.stderr)")
+            #expect(moved.stdout.contains("manages its broadcast channels at http://127.0.0.1:9000"))
+            let reset = try await LiveGateBinary.run(["app", "set-channels-endpoint", app.lastLine, "default"], databaseURL: url)
+            #expect(reset.stdout.contains("at https://api-manage-broadcast.sandbox.push.apple.com:2195"), "\(reset.stderr)")
+            #expect(try await database.tenancy.app(identifier: app.lastLine)?.channelsEndpointURL == nil)
+
+            let bad = try await LiveGateBinary.run(["app", "set-channels-endpoint", app.lastLine, "ftp://x"], databaseURL: url)
+            #expect(bad.status != 0)
+            #expect(bad.stderr.contains("the channels endpoint must be an http:// or https:// URL"))
+            let unknown = try await LiveGateBinary.run(["app", "set-channels-endpoint", "nope", "default"], databaseURL: url)
+            #expect(unknown.status != 0)
+            #expect(unknown.stderr.contains("no app has app_id 'nope'"))
         }
     }
 

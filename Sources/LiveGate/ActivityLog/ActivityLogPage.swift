@@ -25,7 +25,7 @@ public struct ActivityLogPage: Sendable {
 
     public let entries: [Entry]
     /// Set when older entries match too.
-    public let nextCursor: ActivityLogCursor?
+    public let nextCursor: KeysetCursor?
     public let suppressedHours: [SuppressedHour]
 }
 

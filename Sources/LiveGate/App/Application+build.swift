@@ -28,6 +28,7 @@ public func buildRouter(
     router.addRoutes(HealthController(pool: dependencies.pool).routes)
     router.addRoutes(APIKeyController(authenticator: authenticator).routes)
     router.addRoutes(PushTokenTagController(apps: apps, tokens: dependencies.tokens).routes)
+    router.addRoutes(PushChannelController(apps: apps, store: dependencies.channels).routes)
     let rateLimit = configuration.rateLimiting
         ? RateLimitMiddleware(
             limiter: dependencies.rateLimiter,
@@ -41,6 +42,11 @@ public func buildRouter(
         ).routes)
     router.addRoutes(
         ActivityLogController(authenticator: authenticator, apps: apps, log: dependencies.activityLog).routes)
+    router.addRoutes(
+        BroadcastChannelController(
+            authenticator: authenticator, apps: apps, store: dependencies.channels, manager: dependencies.channelManager,
+            limits: configuration.channelLimits
+        ).routes)
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

@@ -15,6 +15,7 @@ public struct GatewayConfiguration: Sendable {
     public var lookupCacheTimeToLive: Duration
     /// Per-workspace hourly limits on the message endpoints (off only to measure what they cost).
     public var rateLimiting: Bool
+    public var channelLimits: ChannelLimits
 
     public init(
         host: String = "127.0.0.1",
@@ -23,7 +24,8 @@ public struct GatewayConfiguration: Sendable {
         trustedProxies: [IPNetwork] = [],
         serverName: String = "livegate",
         lookupCacheTimeToLive: Duration = .seconds(5),
-        rateLimiting: Bool = true
+        rateLimiting: Bool = true,
+        channelLimits: ChannelLimits = .init()
     ) {
         self.host = host
         self.port = port
@@ -32,5 +34,6 @@ public struct GatewayConfiguration: Sendable {
         self.serverName = serverName
         self.lookupCacheTimeToLive = lookupCacheTimeToLive
         self.rateLimiting = rateLimiting
+        self.channelLimits = channelLimits
     }
 }

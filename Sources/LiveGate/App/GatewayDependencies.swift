@@ -1,3 +1,4 @@
+import APNsClient
 import PostgresClient
 
 /// What the gateway's routes need, behind protocols so tests can assemble the same app.
@@ -10,13 +11,17 @@ public struct GatewayDependencies: Sendable {
     public var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
     public var rateLimiter: RateLimiter
+    public var channels: any ChannelStore
+    /// Made once per gateway; `ChannelManagerService` shuts it down when the gateway stops. Its clients
+    /// start on first use, so a gateway that manages no channels starts no threads.
+    public var channelManager: APNsChannelManager
     /// Tests set a fixed time to check payload timestamps exactly.
     public var clock: MessageClock = .system
 
     public init(
         pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
         tokens: any TokenRegistry, dispatches: any DispatchStore, activityLog: any ActivityLogRepository,
-        rateLimiter: RateLimiter
+        rateLimiter: RateLimiter, channels: any ChannelStore, channelManager: APNsChannelManager
     ) {
         self.pool = pool
         self.tenancy = tenancy
@@ -25,17 +30,21 @@ public struct GatewayDependencies: Sendable {
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter
+        self.channels = channels
+        self.channelManager = channelManager
     }
 
     /// The PostgreSQL-backed repositories over one pool; `doorbell` wakes this process's delivery engine
     /// after each commit.
     public static func postgres(
-        pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil
+        pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil,
+        channelManager: APNsChannelManager = APNsChannelManager()
     ) -> GatewayDependencies {
         GatewayDependencies(
             pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
             tokens: PostgresTokenRegistry(pool: pool),
             dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, doorbell: doorbell),
-            activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)))
+            activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)),
+            channels: PostgresChannelStore(pool: pool), channelManager: channelManager)
     }
 }

@@ -12,8 +12,11 @@ public struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvert
     public static let liveActivityUpdate = APIKeyPermission(known: "messages.live_activity.update")
     public static let liveActivityStart = APIKeyPermission(known: "messages.live_activity.start")
     public static let messageActivityLogRead = APIKeyPermission(known: "message_activity_log.read")
+    public static let channelsManage = APIKeyPermission(known: "live_activity.channels.manage")
 
-    public static let all: [APIKeyPermission] = [.liveActivityUpdate, .liveActivityStart, .messageActivityLogRead]
+    public static let all: [APIKeyPermission] = [
+        .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage,
+    ]
 
     public var description: String { rawValue }
 

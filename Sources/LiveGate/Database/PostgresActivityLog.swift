@@ -50,7 +50,7 @@ public struct PostgresActivityLog: ActivityLogRepository {
                 Self.pageStatement,
                 [
                     workspaceID, appID, query.type?.rawValue, query.activityID, query.externalID, query.since, query.until,
-                    query.cursor?.occurredAtMicroseconds, query.cursor?.id,
+                    query.cursor?.microseconds, query.cursor?.id,
                     // One more than asked: whether there is a next page.
                     query.limit + 1,
                 ])
@@ -63,7 +63,7 @@ public struct PostgresActivityLog: ActivityLogRepository {
         return ActivityLogPage(
             entries: entries,
             nextCursor: rows.count > query.limit
-                ? entries.last.map { ActivityLogCursor(occurredAtMicroseconds: $0.occurredAtMicroseconds, id: $0.id) } : nil,
+                ? entries.last.map { KeysetCursor(microseconds: $0.occurredAtMicroseconds, id: $0.id) } : nil,
             suppressedHours: try hours.map { row in
                 ActivityLogPage.SuppressedHour(
                     appIdentifier: try row.decode("app_identifier"), type: ActivityLogType(rawValue: try row.require("type")),

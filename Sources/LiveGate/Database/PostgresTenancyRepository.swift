@@ -33,20 +33,21 @@ public struct PostgresTenancyRepository: TenancyRepository {
 
     public func createApp(
         workspaceID: UUID, name: String, identifier: String?, bundleID: String, endpoint: APNsEndpoint,
-        credentials: APNsCredentials?
+        channelsEndpointURL: String?, credentials: APNsCredentials?
     ) async throws -> App {
+        try Self.checkChannelsEndpoint(channelsEndpointURL, of: endpoint)
         let identifier = identifier ?? UUID().uuidString.lowercased()
         let rows = try await mapConstraintErrors {
             try await pool.query(
                 """
                 INSERT INTO apps (workspace_id, app_identifier, name, bundle_id, apns_endpoint,
-                                  apns_team_id, apns_key_id, apns_private_key)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                                  apns_team_id, apns_key_id, apns_private_key, apns_channels_endpoint)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                 RETURNING \(Self.appColumns)
                 """,
                 [
                     workspaceID, identifier, name, bundleID, endpoint.rawValue,
-                    credentials?.teamID, credentials?.keyID, credentials?.privateKeyPEM,
+                    credentials?.teamID, credentials?.keyID, credentials?.privateKeyPEM, channelsEndpointURL,
                 ])
         }
         return try Self.app(from: rows[0])
@@ -62,10 +63,26 @@ public struct PostgresTenancyRepository: TenancyRepository {
         return try rows.first.map(Self.app(from:))
     }
 
+    public func setChannelsEndpoint(appIdentifier: String, url: String?) async throws -> App? {
+        guard let app = try await app(identifier: appIdentifier) else { return nil }
+        try Self.checkChannelsEndpoint(url, of: app.endpoint)
+        let rows = try await pool.query(
+            "UPDATE apps SET apns_channels_endpoint = $2 WHERE id = $1 RETURNING \(Self.appColumns)", [app.id, url])
+        return try rows.first.map(Self.app(from:))
+    }
+
+    /// A channels endpoint must be a URL the endpoint can be managed at (`APNsEndpoint.managed(at:)`).
+    static func checkChannelsEndpoint(_ url: String?, of endpoint: APNsEndpoint) throws {
+        guard let url else { return }
+        guard endpoint.managed(at: url) != nil else {
+            throw TenancyError(.invalidValue, "the channels endpoint must be an http:// or https:// URL with a host and no path")
+        }
+    }
+
     static let workspaceColumns = "id, name, rate_limit_per_hour, created_at"
     static let appColumns = """
         id, workspace_id, app_identifier, name, bundle_id, apns_endpoint, apns_team_id, apns_key_id,
-        apns_private_key, created_at
+        apns_private_key, apns_channels_endpoint, created_at
         """
 
     static func workspace(from row: PostgresRow) throws -> Workspace {
@@ -88,7 +105,8 @@ public struct PostgresTenancyRepository: TenancyRepository {
         return App(
             id: try row.require("id"), workspaceID: try row.require("workspace_id"),
             identifier: try row.require("app_identifier"), name: try row.require("name"),
-            bundleID: try row.require("bundle_id"), endpoint: endpoint, credentials: credentials,
+            bundleID: try row.require("bundle_id"), endpoint: endpoint,
+            channelsEndpointURL: try row.decode("apns_channels_endpoint"), credentials: credentials,
             createdAt: try row.require("created_at"))
     }
 }

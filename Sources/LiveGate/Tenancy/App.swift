@@ -10,6 +10,9 @@ public struct App: Sendable, Equatable {
     public let name: String
     public let bundleID: String
     public let endpoint: APNsEndpoint
+    /// Where the app's broadcast channels are managed when not the endpoint's own management host
+    /// (`--apns-channels-endpoint`); nil for the default.
+    public let channelsEndpointURL: String?
     /// Nil for an app created without a signing key; its pushes are logged as "No push credential".
     public let credentials: APNsCredentials?
     public let createdAt: Date
@@ -17,5 +20,12 @@ public struct App: Sendable, Equatable {
     /// Where and as whom the app's pushes go; nil when it has no signing key.
     public var destination: APNsDestination? {
         credentials.map { APNsDestination(endpoint: endpoint, bundleID: bundleID, credentials: $0) }
+    }
+
+    /// Where and as whom the app's channels are managed; nil when it has no signing key.
+    public var channelDestination: APNsDestination? {
+        // The URL was validated when stored; an unusable one falls back to the default host.
+        let managed = channelsEndpointURL.flatMap { endpoint.managed(at: $0) } ?? endpoint
+        return credentials.map { APNsDestination(endpoint: managed, bundleID: bundleID, credentials: $0) }
     }
 }

@@ -7,12 +7,26 @@ public protocol TenancyRepository: Sendable {
     func workspace(id: UUID) async throws -> Workspace?
     func setRateLimit(workspaceID: UUID, rateLimitPerHour: Int) async throws -> Bool
 
-    /// `identifier` nil: a new random identifier is made.
+    /// `identifier` nil: a new random identifier is made. `channelsEndpointURL` nil: channels are managed
+    /// on the endpoint's own management host.
     func createApp(
         workspaceID: UUID, name: String, identifier: String?, bundleID: String, endpoint: APNsEndpoint,
-        credentials: APNsCredentials?
+        channelsEndpointURL: String?, credentials: APNsCredentials?
     ) async throws -> App
     func app(identifier: String) async throws -> App?
     /// By the app's row id, as dispatches name it (delivery).
     func app(id: UUID) async throws -> App?
+    /// Where the app's channels are managed (nil: the default); nil if there is no such app.
+    func setChannelsEndpoint(appIdentifier: String, url: String?) async throws -> App?
+}
+
+extension TenancyRepository {
+    public func createApp(
+        workspaceID: UUID, name: String, identifier: String?, bundleID: String, endpoint: APNsEndpoint,
+        credentials: APNsCredentials?
+    ) async throws -> App {
+        try await createApp(
+            workspaceID: workspaceID, name: name, identifier: identifier, bundleID: bundleID, endpoint: endpoint,
+            channelsEndpointURL: nil, credentials: credentials)
+    }
 }

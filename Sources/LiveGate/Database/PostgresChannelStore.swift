@@ -1,0 +1,107 @@
+import APNsCore
+import Foundation
+import PostgresClient
+
+/// Broadcast channels in `broadcast_channels`. Claims of one app are serialized by a transaction-scoped
+/// advisory lock on the app, so the per-app limit holds across gateways; the unique (app, activity)
+/// key makes a second channel for an activity impossible whatever the lock does.
+public struct PostgresChannelStore: ChannelStore {
+    let pool: PostgresConnectionPool
+
+    public init(pool: PostgresConnectionPool) {
+        self.pool = pool
+    }
+
+    static let columns = """
+        id, app_id, activity_id, state, channel_id, message_storage_policy::int AS policy, created_at,
+        (extract(epoch FROM created_at) * 1000000)::bigint AS created_micros
+        """
+
+    public func claim(
+        app: App, activityID: String, policy: MessageStoragePolicy, limit: Int, abandonedAfter: Duration
+    ) async throws -> ChannelClaim {
+        let abandonedMicroseconds = abandonedAfter.components.seconds * 1_000_000 + abandonedAfter.components.attoseconds / 1_000_000_000_000
+        return try await pool.transaction { connection in
+            _ = try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 6))", [app.id])
+            let found = try connection.query(
+                """
+                SELECT \(Self.columns), created_at < now() - $3 * interval '1 microsecond' AS abandoned
+                FROM broadcast_channels WHERE app_id = $1 AND activity_id = $2
+                """, [app.id, activityID, abandonedMicroseconds])
+            if let row = found.first {
+                let channel = try Self.channel(from: row)
+                let abandoned: Bool = try row.require("abandoned")
+                switch channel.state {
+                case .live, .ending: return .existing(channel)
+                case .creating where !abandoned: return .beingCreated
+                case .creating, .gone:
+                    _ = try connection.query("DELETE FROM broadcast_channels WHERE id = $1", [channel.id])
+                }
+            }
+            let counted = try connection.query(
+                "SELECT count(*)::int AS n FROM broadcast_channels WHERE app_id = $1 AND state <> 'gone'", [app.id])
+            guard try counted[0].require("n", as: Int.self) < limit else { return .limitReached(limit: limit) }
+            let inserted = try connection.query(
+                """
+                INSERT INTO broadcast_channels (app_id, activity_id, state, message_storage_policy)
+                VALUES ($1, $2, 'creating', $3::smallint) RETURNING id
+                """, [app.id, activityID, policy.rawValue])
+            return .claimed(rowID: try inserted[0].require("id"))
+        }
+    }
+
+    public func complete(rowID: Int64, channelID: ChannelID) async throws -> BroadcastChannel? {
+        let rows = try await pool.query(
+            """
+            UPDATE broadcast_channels SET state = 'live', channel_id = $2
+            WHERE id = $1 AND state = 'creating' RETURNING \(Self.columns)
+            """, [rowID, channelID.rawValue])
+        return try rows.first.map(Self.channel(from:))
+    }
+
+    public func abandon(rowID: Int64, app: App, logging entry: ActivityLogEntry) async throws {
+        try await pool.transaction { connection in
+            _ = try connection.query("DELETE FROM broadcast_channels WHERE id = $1 AND state = 'creating'", [rowID])
+            try ActivityLogStatement.insert([entry], workspaceID: app.workspaceID, appID: app.id, on: connection)
+        }
+    }
+
+    public func channel(app: App, activityID: String) async throws -> BroadcastChannel? {
+        let rows = try await pool.query(
+            "SELECT \(Self.columns) FROM broadcast_channels WHERE app_id = $1 AND activity_id = $2", [app.id, activityID])
+        return try rows.first.map(Self.channel(from:))
+    }
+
+    public func delete(rowID: Int64) async throws -> Bool {
+        try await pool.query("DELETE FROM broadcast_channels WHERE id = $1", [rowID]).affectedRowCount == 1
+    }
+
+    public func list(app: App, after cursor: KeysetCursor?, limit: Int) async throws -> [BroadcastChannel] {
+        let rows = try await pool.query(
+            """
+            SELECT \(Self.columns) FROM broadcast_channels
+            WHERE app_id = $1 AND channel_id IS NOT NULL
+              AND ($2::bigint IS NULL
+                   OR (created_at, id) > (to_timestamp(0) + $2::bigint * interval '1 microsecond', $3::bigint))
+            ORDER BY created_at, id
+            LIMIT $4
+            """, [app.id, cursor?.microseconds, cursor?.id, limit + 1])
+        return try rows.map(Self.channel(from:))
+    }
+
+    public func log(_ entry: ActivityLogEntry, app: App) async throws {
+        try await pool.withConnection { connection in
+            try ActivityLogStatement.insert([entry], workspaceID: app.workspaceID, appID: app.id, on: connection)
+        }
+    }
+
+    static func channel(from row: PostgresRow) throws -> BroadcastChannel {
+        let state: String = try row.require("state")
+        let channelID: String? = try row.decode("channel_id")
+        return BroadcastChannel(
+            id: try row.require("id"), appID: try row.require("app_id"), activityID: try row.require("activity_id"),
+            state: BroadcastChannelState(rawValue: state) ?? .gone, channelID: channelID.map(ChannelID.init(rawValue:)),
+            messageStoragePolicy: MessageStoragePolicy(rawValue: try row.require("policy")),
+            createdAt: try row.require("created_at"), createdAtMicroseconds: try row.require("created_micros"))
+    }
+}

@@ -1,0 +1,107 @@
+import APNsClient
+import APNsCore
+import APNsSimulator
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiveGate
+import PostgresClient
+import Testing
+import TestSupport
+
+/// A test's own database, an APNs simulator over TLS that knows the app's key, a tenant whose app
+/// manages its channels there, and the gateway's router with a channel manager trusting the simulator.
+/// Unchecked: `SimulatorControlClient` is a plain class; each test uses it from one task at a time.
+struct ChannelHarness: @unchecked Sendable {
+    let database: TestDatabase
+    let tenant: Tenant
+    let control: SimulatorControlClient
+    let manager: APNsChannelManager
+    let fixture: SimulatorFixture
+    let limits: ChannelLimits
+
+    static let bundleID = APNsSimulatorTests.bundleID
+
+    static func with(
+        limits: ChannelLimits = .init(), simulatorLimit: Int = 10_000, credentials: Bool = true,
+        _ body: (ChannelHarness) async throws -> Void
+    ) async throws {
+        try await SimulatorFixture.with(channelLimit: simulatorLimit) { fixture in
+            try await TestDatabase.with(poolSize: 6) { database in
+                let tenant = try await database.makeTenant(
+                    bundleID: bundleID, endpoint: fixture.endpoint, credentials: credentials ? fixture.credentials : nil)
+                let manager = APNsChannelManager(transport: .init(trustedCAFile: fixture.certificate.certificateFile))
+                let control = SimulatorControlClient(port: fixture.port, caFile: fixture.certificate.certificateFile)
+                let harness = ChannelHarness(
+                    database: database, tenant: tenant, control: control, manager: manager, fixture: fixture, limits: limits)
+                let failure: (any Error)?
+                do {
+                    try await body(harness)
+                    failure = nil
+                } catch {
+                    failure = error
+                }
+                await control.shutdown()
+                await manager.shutdown()
+                if let failure { throw failure }
+            }
+        }
+    }
+
+    /// Calls the gateway's router, as the customer's server and the SDK would.
+    func api(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let dependencies = GatewayDependencies.postgres(pool: database.pool, channelManager: manager)
+        try await buildApplication(
+            configuration: GatewayConfiguration(lookupCacheTimeToLive: .zero, channelLimits: limits),
+            dependencies: dependencies, logger: .quiet
+        ).test(.router) { client in try await body(client) }
+    }
+
+    func create(_ activityID: String, policy: Int? = nil, app: App? = nil, _ client: any TestClientProtocol) async throws -> TestResponse {
+        let policyField = policy.map { #","message_storage_policy":\#($0)"# } ?? ""
+        return try await client.post(
+            "/live_activity/channels",
+            #"{"app_id":"\#((app ?? tenant.app).identifier)","activity_id":"\#(activityID)"\#(policyField)}"#, key: tenant.secret)
+    }
+
+    func delete(_ activityID: String, _ client: any TestClientProtocol) async throws -> TestResponse {
+        try await client.post(
+            "/live_activity/channels/delete", #"{"app_id":"\#(tenant.app.identifier)","activity_id":"\#(activityID)"}"#,
+            key: tenant.secret)
+    }
+
+    /// The simulator's channels, as `GET /_sim/channels` lists them: (channel id, policy), oldest first.
+    func simulatorChannels() async throws -> [(id: String, policy: Int)] {
+        let listed = try JSONValue.parse(try await control.request("GET", "/_sim/channels").body)
+        return (listed.arrayValue ?? []).map { entry in
+            (entry["channel_id"]?.stringValue ?? "", Int(entry["message_storage_policy"]?.numberLexeme ?? "") ?? -1)
+        }
+    }
+
+    /// The gateway's rows: activity id → (state, channel id).
+    func rows() async throws -> [String: (state: String, channelID: String?)] {
+        var rows: [String: (state: String, channelID: String?)] = [:]
+        for row in try await database.pool.query("SELECT activity_id, state, channel_id FROM broadcast_channels") {
+            rows[try row.require("activity_id")] = (try row.require("state"), try row.decode("channel_id"))
+        }
+        return rows
+    }
+
+    /// Makes the simulator answer the app's management requests with `status` and `reason`.
+    func fault(_ status: Int, _ reason: String) async throws {
+        let set = try await control.request(
+            "PUT", "/_sim/apps/\(Self.bundleID)", body: #"{"status":\#(status),"reason":"\#(reason)"}"#)
+        #expect(set.status == 200)
+    }
+
+    func clearFault() async throws {
+        #expect(try await control.request("DELETE", "/_sim/apps/\(Self.bundleID)").status == 204)
+    }
+
+    /// The activity log's messages, oldest first: (type, message, apns status).
+    func log() async throws -> [(type: String, message: String, status: Int?)] {
+        try await database.pool.query("SELECT type, message, apns_status::int AS s FROM message_activity_log ORDER BY id").map {
+            (try $0.require("type"), try $0.require("message"), try $0.decode("s"))
+        }
+    }
+}
