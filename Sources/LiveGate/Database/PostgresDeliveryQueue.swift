@@ -26,7 +26,8 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             ) due
             WHERE d.id = due.id
             RETURNING d.id, d.workspace_id, d.app_id, d.event, d.activity_id, d.external_id, d.payload,
-                      d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts
+                      d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts,
+                      d.broadcast_at IS NOT NULL AS broadcast_recorded
             """,
             [worker, lease.inSeconds, limit])
         return try rows.map { row in
@@ -41,7 +42,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
                     payload: Array(try row.require("payload", as: String.self).utf8), priority: priority,
                     expiresAt: try row.require("expires_at")),
                 createdAt: try row.require("created_at"), fanoutCursor: try row.require("fanout_cursor"),
-                attempts: try row.require("attempts"))
+                attempts: try row.require("attempts"), broadcastRecorded: try row.require("broadcast_recorded"))
         }
     }
 
@@ -114,6 +115,46 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             ).affectedRowCount == 1
             guard finished else { return false }
             try ActivityLogStatement.insert(log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
+            return true
+        }
+    }
+
+    public func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget? {
+        let dispatch = claimed.dispatch
+        let rows = try await pool.query(
+            """
+            SELECT channel_id, message_storage_policy::int AS policy FROM broadcast_channels
+            WHERE app_id = $1 AND activity_id = $2 AND state IN ('live', 'ending')
+            """,
+            [dispatch.appID, dispatch.activityID])
+        return try rows.first.map { row in
+            BroadcastTarget(
+                channelID: ChannelID(rawValue: try row.require("channel_id")),
+                messageStoragePolicy: MessageStoragePolicy(rawValue: try row.require("policy")))
+        }
+    }
+
+    public func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool {
+        let dispatch = claimed.dispatch
+        return try await pool.transaction { connection in
+            let recorded = try connection.query(
+                """
+                UPDATE dispatches
+                SET broadcast_channel_id = $3, broadcast_status = $4, broadcast_reason = $5, broadcast_at = now()
+                WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+                """,
+                [dispatch.id, worker, record.channelID.rawValue, record.status, record.reason?.rawValue]
+            ).affectedRowCount == 1
+            guard recorded else { return false }
+            if record.channelGone {
+                _ = try connection.query(
+                    """
+                    UPDATE broadcast_channels SET state = 'gone', delete_after = NULL
+                    WHERE app_id = $1 AND channel_id = $2 AND state IN ('live', 'ending')
+                    """,
+                    [dispatch.appID, record.channelID.rawValue])
+            }
+            try ActivityLogStatement.insert(record.log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
             return true
         }
     }

@@ -8,4 +8,6 @@ public struct ClaimedDispatch: Sendable {
     public let fanoutCursor: Int64
     /// How many times a worker has claimed it, this claim included.
     public let attempts: Int
+    /// The dispatch's broadcast was sent (and recorded) by an earlier claim: it is not sent again.
+    public let broadcastRecorded: Bool
 }

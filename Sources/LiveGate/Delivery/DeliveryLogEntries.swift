@@ -46,6 +46,40 @@ enum DeliveryLogEntries {
         return entry
     }
 
+    /// The entry for a broadcast that did not reach its channel, or nil when it did.
+    static func broadcast(_ outcome: BroadcastOutcome, channel: ChannelID, dispatch: Dispatch) -> ActivityLogEntry? {
+        var entry = ActivityLogEntry(
+            type: .other, message: "", activityID: dispatch.activityID, dispatchID: dispatch.id,
+            externalID: dispatch.externalID)
+        entry.apnsStatus = outcome.status
+        entry.apnsReason = outcome.reason?.rawValue
+        let answer = outcome.status.map { " (\($0)\(outcome.reason.map { " \($0)" } ?? ""))" } ?? ""
+        switch outcome.result {
+        case .delivered:
+            return nil
+        case _ where outcome.channelGone:
+            entry.message = "APNs no longer knows broadcast channel \(channel)\(answer): it is marked gone and was not "
+                + "broadcast to; devices with registered tokens still get the update."
+        case .gaveUp(let attempts, .unreachable(let error)):
+            entry.message = "The broadcast on channel \(channel) could not reach APNs after \(attempts) tries "
+                + "(last: \(error.code.rawValue): \(error.message)); devices with registered tokens still get the update."
+        case .gaveUp(let attempts, .answered):
+            entry.message = "APNs did not accept the broadcast on channel \(channel) after \(attempts) tries (last\(answer)); "
+                + "devices with registered tokens still get the update."
+        case .credentialRejected(let reason):
+            entry.type = .invalidPushCredential
+            entry.message = "APNs rejected the app's provider token (403 \(reason)) for the broadcast, even freshly "
+                + "signed; check the team id, key id and .p8 key. Delivery of this message stopped."
+        case .credentialUnusable:
+            entry.type = .invalidPushCredential
+            entry.message = "The app's APNs key cannot sign provider tokens (it must be a P-256 .p8 key); nothing was sent."
+        default:
+            entry.message = "APNs refused the broadcast on channel \(channel)\(answer); it is not retried. Devices with "
+                + "registered tokens still get the update."
+        }
+        return entry
+    }
+
     static func noCredential(_ dispatch: Dispatch, devices: Int) -> ActivityLogEntry {
         ActivityLogEntry(
             type: .noPushCredential,

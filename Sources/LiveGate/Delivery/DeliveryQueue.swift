@@ -20,6 +20,10 @@ public protocol DeliveryQueue: Sendable {
     /// The fan-out is over (`done`) or was given up (`failed`): no longer claimable. `log` is written with it.
     func finish(_ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry])
         async throws -> Bool
+    /// The channel an update or end of this dispatch's activity is broadcast on, if it has one.
+    func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget?
+    /// Records the dispatch's broadcast (and marks a channel APNs forgot as gone) with its log entries.
+    func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool
     /// Gives the dispatch back to be claimed again at `retryAt` (APNs unreachable, shutting down).
     func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool
 }

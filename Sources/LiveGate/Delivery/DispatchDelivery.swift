@@ -41,21 +41,29 @@ struct DispatchDelivery: Sendable {
         return try await withThrowingTaskGroup(of: Ending?.self) { group in
             group.addTask { await keepLease(dispatch.id, lost: leaseLost); return nil }
             defer { group.cancelAll() }
-            return try await fanOut(claimed, to: destination, leaseLost: { leaseLost.withLockedValue { $0 } })
+            let broadcast = try await broadcast(claimed, to: destination)
+            if case .ended(let ending) = broadcast { return ending }
+            return try await fanOut(
+                claimed, to: destination, broadcastDelivered: broadcast == .delivered,
+                leaseLost: { leaseLost.withLockedValue { $0 } })
         }
     }
 
     /// Two pages overlap: the next page's pushes start while the current page's last answers are still
     /// coming, so pushes in flight do not drain to zero at every page boundary. Pages are recorded in
     /// order, each once all its answers are in.
+    /// A dispatch whose broadcast reached its channel logs no "no token registered" entry: its devices
+    /// may all be subscribers of the channel.
     private func fanOut(
-        _ claimed: ClaimedDispatch, to destination: APNsDestination, leaseLost: @Sendable () -> Bool
+        _ claimed: ClaimedDispatch, to destination: APNsDestination, broadcastDelivered: Bool,
+        leaseLost: @Sendable () -> Bool
     ) async throws -> Ending {
         let dispatch = claimed.dispatch
         var cursor = claimed.fanoutCursor
         let first = try await nextPage(claimed, after: cursor)
         guard let firstEnd = first.last?.cursor else {
-            return try await finish(claimed, .done, log: cursor == 0 ? [DeliveryLogEntries.noTokens(dispatch)] : [])
+            let nobody = cursor == 0 && !broadcastDelivered && !claimed.broadcastRecorded
+            return try await finish(claimed, .done, log: nobody ? [DeliveryLogEntries.noTokens(dispatch)] : [])
         }
         var sending = startSending(first, of: dispatch, to: destination)
         var sendingEnd = firstEnd
@@ -159,7 +167,7 @@ struct DispatchDelivery: Sendable {
         try await queue.recordProgress(claimed, worker: worker, progress: progress, lease: settings.lease)
     }
 
-    private func finish(_ claimed: ClaimedDispatch, _ status: DispatchStatus, log: [ActivityLogEntry] = []) async throws -> Ending {
+    func finish(_ claimed: ClaimedDispatch, _ status: DispatchStatus, log: [ActivityLogEntry] = []) async throws -> Ending {
         try await queue.finish(claimed, worker: worker, status: status, log: log) ? .finished(status) : .leaseLost
     }
 

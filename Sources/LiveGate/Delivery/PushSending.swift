@@ -1,8 +1,8 @@
 import APNsClient
 
-/// Sends a batch of one app's pushes through the sender, under the process-wide in-flight limit, and
-/// retries in place what SPEC §7 says to retry (429, 5xx, no answer) with backoff and jitter: the
-/// pushes that need it are sent again together.
+/// Sends a batch of one app's pushes (or one broadcast) through the sender, under the process-wide
+/// in-flight limit, and retries in place what SPEC §7 says to retry (429, 5xx, no answer) with backoff
+/// and jitter: the pushes that need it are sent again together.
 struct PushSending: Sendable {
     let sender: APNsSender
     let limit: InFlightLimit
@@ -10,13 +10,26 @@ struct PushSending: Sendable {
 
     /// Each push's result, and how many extra tries it took, in order.
     func send(_ pushes: [LiveActivityPush], to destination: APNsDestination) async -> [(result: PushResult, retries: Int)] {
-        var results = [(result: PushResult, retries: Int)?](repeating: nil, count: pushes.count)
-        var pending = Array(pushes.indices)
+        await withRetries(count: pushes.count) { indices in
+            await sender.send(indices.map { pushes[$0] }, to: destination)
+        }
+    }
+
+    /// One push to a channel's subscribers, retried like a device's push.
+    func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> (result: PushResult, retries: Int) {
+        await withRetries(count: 1) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]
+    }
+
+    /// `send` gets the indices (of `0..<count`) to try and returns their answers in that order.
+    private func withRetries(
+        count: Int, _ send: ([Int]) async -> [APNsSendResult]
+    ) async -> [(result: PushResult, retries: Int)] {
+        var results = [(result: PushResult, retries: Int)?](repeating: nil, count: count)
+        var pending = Array(0..<count)
         var attempt = 1
         while !pending.isEmpty {
-            let batch = pending.map { pushes[$0] }
             // Permits are held for the requests only, not while waiting to retry.
-            let answers = await limit.withPermits(batch.count) { await sender.send(batch, to: destination) }
+            let answers = await limit.withPermits(pending.count) { await send(pending) }
             var again: [Int] = []
             for (index, answer) in zip(pending, answers) {
                 if let result = PushResult(answer, attempt: attempt, maximumAttempts: retry.maximumAttempts) {

@@ -1,0 +1,87 @@
+import APNsClient
+import APNsCore
+import Foundation
+import Logging
+
+extension DispatchDelivery {
+    /// How the dispatch's broadcast went: the dispatch may go on to its tokens, or it ended here.
+    enum BroadcastStep: Sendable, Equatable {
+        /// No channel, narrowed to a user, a start, or sent by an earlier claim: nothing sent now.
+        case none
+        /// APNs took it: every subscriber of the channel gets the update.
+        case delivered
+        /// APNs did not take it (the reason is logged); the tokens still get their pushes.
+        case failed
+        case ended(Ending)
+    }
+
+    /// An update or end that is not narrowed to one user goes, once, to its activity's channel when it
+    /// has one (issue 11), before the pushes to the tokens registered under the tag, which devices
+    /// before iOS 18 and apps that do not subscribe still need.
+    func broadcast(_ claimed: ClaimedDispatch, to destination: APNsDestination) async throws -> BroadcastStep {
+        let dispatch = claimed.dispatch
+        guard dispatch.event != .start, dispatch.externalID == nil, !claimed.broadcastRecorded,
+            let target = try await queue.broadcastTarget(of: claimed)
+        else { return .none }
+        let broadcast = LiveActivityBroadcast(
+            channelID: target.channelID, payload: dispatch.payload, priority: dispatch.priority,
+            expiresAt: target.messageStoragePolicy == .noMessageStored ? nil : dispatch.expiresAt)
+        let (result, retries) = await sending.broadcast(broadcast, to: destination)
+        let outcome = BroadcastOutcome(result)
+        let entry = DeliveryLogEntries.broadcast(outcome, channel: target.channelID, dispatch: dispatch)
+        let record = BroadcastRecord(
+            channelID: target.channelID, status: outcome.status, reason: outcome.reason,
+            channelGone: outcome.channelGone, log: outcome.isCredentialProblem ? [] : entry.map { [$0] } ?? [])
+        logger.debug(
+            "broadcast sent",
+            metadata: ["dispatch_id": "\(dispatch.id)", "status": "\(outcome.status.map(String.init) ?? "none")",
+                       "retries": "\(retries)"])
+        guard try await queue.recordBroadcast(claimed, worker: worker, record: record) else { return .ended(.leaseLost) }
+        if outcome.isCredentialProblem {
+            // The tokens would be refused for the same reason: stop here, as a page does.
+            return .ended(try await finish(claimed, .failed, log: entry.map { [$0] } ?? []))
+        }
+        return outcome.delivered ? .delivered : .failed
+    }
+}
+
+/// What one broadcast's result means: sent, the channel gone at APNs, or a problem to log.
+struct BroadcastOutcome: Sendable, Equatable {
+    let result: PushResult
+
+    init(_ result: PushResult) {
+        self.result = result
+    }
+
+    var delivered: Bool { result == .delivered }
+
+    /// APNs no longer knows the channel (404 `ChannelNotRegistered`, 400 `BadChannelId`, 410).
+    var channelGone: Bool {
+        switch result {
+        case .tokenRemoved: true
+        case .refused(let status, let reason):
+            status == 404 || reason == .channelNotRegistered || reason == .badChannelId
+        default: false
+        }
+    }
+
+    var isCredentialProblem: Bool { result.isCredentialProblem }
+
+    var status: Int? {
+        switch result {
+        case .delivered: 200
+        case .tokenRemoved(let status, _, _), .refused(let status, _): status
+        case .gaveUp(_, .answered(let status, _)): status
+        case .credentialRejected: 403
+        case .gaveUp(_, .unreachable), .credentialUnusable: nil
+        }
+    }
+
+    var reason: APNsReason? {
+        switch result {
+        case .tokenRemoved(_, let reason, _), .credentialRejected(let reason): reason
+        case .refused(_, let reason), .gaveUp(_, .answered(_, let reason)): reason
+        case .delivered, .gaveUp(_, .unreachable), .credentialUnusable: nil
+        }
+    }
+}
