@@ -45,14 +45,6 @@ fail() {
 }
 
 # Waits (at most 10 s) until something accepts TCP connections on 127.0.0.1:PORT.
-wait_for_port() {
-    for _ in $(seq 1 100); do
-        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
-        sleep 0.1
-    done
-    fail "nothing listens on port $1"
-}
-
 bench_database
 sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
 
@@ -98,7 +90,7 @@ for receiver in $receivers; do
     esac
     receiver_pids+=($!)
     bench_pids+=($!)
-    wait_for_port "$port"
+    wait_for_port "$port" || fail "nothing listens on port $port"
     receiver_port[$receiver]=$port
     app_id[$receiver]=$(bench_app "$workspace" "Bench $receiver" --team-id TEAM123456 --key-id KEY1234567 \
         --key-file "$work/key.p8" --apns-endpoint "$scheme://127.0.0.1:$port")

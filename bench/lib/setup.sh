@@ -75,3 +75,13 @@ bench_serve() {
     echo "the gateway on port $1 did not answer /healthz within 10 s" >&2
     return 1
 }
+
+# wait_for_port PORT: waits (at most 10 s) until something listens on 127.0.0.1:PORT.
+wait_for_port() {
+    for _ in $(seq 1 100); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "nothing listens on port $1" >&2
+    return 1
+}
