@@ -48,6 +48,22 @@ struct BroadcastChannelAPITests {
         }
     }
 
+    /// Two gateways (two routers, each with its own channel manager) asked at once for one activity.
+    @Test func twoGatewaysAskedAtOnceMakeOneChannel() async throws {
+        try await ChannelHarness.with { harness in
+            try await harness.api { first in
+                try await harness.api(manager: harness.secondManager) { second in
+                    async let one = harness.create("derby", first)
+                    async let two = harness.create("derby", second)
+                    let answers = try await [one, two]
+                    #expect(Set(answers.map(\.status)) == [.created, .ok], "\(answers.map(\.text))")
+                    #expect(Set(try answers.map { try $0.json["channel_id"]?.stringValue }).count == 1)
+                    #expect(try await harness.simulatorChannels().count == 1)
+                }
+            }
+        }
+    }
+
     @Test func listPagesInCreationOrder() async throws {
         try await ChannelHarness.with { harness in
             try await harness.api { client in

@@ -17,6 +17,8 @@ struct ChannelHarness: @unchecked Sendable {
     let tenant: Tenant
     let control: SimulatorControlClient
     let manager: APNsChannelManager
+    /// Another gateway's: its own provider tokens and connections to the simulator.
+    let secondManager: APNsChannelManager
     let fixture: SimulatorFixture
     let limits: ChannelLimits
 
@@ -31,9 +33,11 @@ struct ChannelHarness: @unchecked Sendable {
                 let tenant = try await database.makeTenant(
                     bundleID: bundleID, endpoint: fixture.endpoint, credentials: credentials ? fixture.credentials : nil)
                 let manager = APNsChannelManager(transport: .init(trustedCAFile: fixture.certificate.certificateFile))
+                let secondManager = APNsChannelManager(transport: .init(trustedCAFile: fixture.certificate.certificateFile))
                 let control = SimulatorControlClient(port: fixture.port, caFile: fixture.certificate.certificateFile)
                 let harness = ChannelHarness(
-                    database: database, tenant: tenant, control: control, manager: manager, fixture: fixture, limits: limits)
+                    database: database, tenant: tenant, control: control, manager: manager, secondManager: secondManager,
+                    fixture: fixture, limits: limits)
                 let failure: (any Error)?
                 do {
                     try await body(harness)
@@ -43,14 +47,17 @@ struct ChannelHarness: @unchecked Sendable {
                 }
                 await control.shutdown()
                 await manager.shutdown()
+                await secondManager.shutdown()
                 if let failure { throw failure }
             }
         }
     }
 
     /// Calls the gateway's router, as the customer's server and the SDK would.
-    func api(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let dependencies = GatewayDependencies.postgres(pool: database.pool, channelManager: manager)
+    func api(
+        manager: APNsChannelManager? = nil, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let dependencies = GatewayDependencies.postgres(pool: database.pool, channelManager: manager ?? self.manager)
         try await buildApplication(
             configuration: GatewayConfiguration(lookupCacheTimeToLive: .zero, channelLimits: limits),
             dependencies: dependencies, logger: .quiet
