@@ -61,7 +61,7 @@ public struct LiveActivityController: Sendable {
             }
             return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
         }
-        if dispatch.event == .end, dispatch.externalID == nil {
+        if dispatch.event == .end, dispatch.externalID == nil, outcome != .keyReused {
             // After the commit, replays included: a retried end finishes what a crash here left undone.
             // An end narrowed to one user's devices leaves the activity, and its channel, to the others.
             try await channels.end(app: app, activityID: dispatch.activityID, deletingAfter: channelRetention)

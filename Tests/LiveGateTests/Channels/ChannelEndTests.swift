@@ -38,6 +38,24 @@ struct ChannelEndTests {
         }
     }
 
+    @Test func anEndRefusedForAReusedIdempotencyKeyLeavesTheChannelLive() async throws {
+        try await ChannelHarness.with { harness in
+            try await harness.api { client in
+                _ = try await harness.create("game-42", client)
+                let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "k-1"]
+                let fields = #""app_id":"\#(harness.tenant.app.identifier)","activity_id":"game-42","content_state":{}"#
+                let first = try await client.post(
+                    "/messages/live_activity/update", "{\(fields)}", key: harness.tenant.secret, headers: key)
+                #expect(first.status == .created)
+                let reused = try await client.post(
+                    "/messages/live_activity/update", #"{\#(fields),"end_activity":true}"#, key: harness.tenant.secret,
+                    headers: key)
+                #expect(reused.status == .conflict)
+            }
+            #expect(try await harness.rows()["game-42"]?.state == "live")
+        }
+    }
+
     @Test func housekeepingDeletesAnEndedChannelAtAPNsAndLocally() async throws {
         try await ChannelHarness.with(retention: .zero) { harness in
             try await harness.api { client in
