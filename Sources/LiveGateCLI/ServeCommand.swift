@@ -29,7 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
             lookupCacheTimeToLive: lookupCacheTimeToLive,
             rateLimiting: try Settings.switch("LIVEGATE_RATE_LIMITS", default: true),
             channelLimits: ChannelLimits(
-                channelsPerApp: try Settings.integer("LIVEGATE_CHANNELS_PER_APP", default: 10_000, range: 1...10_000)))
+                channelsPerApp: try Settings.integer("LIVEGATE_CHANNELS_PER_APP", default: 10_000, range: 1...10_000)),
+            channelRetention: try Settings.duration(
+                "LIVEGATE_CHANNEL_RETENTION_SECONDS", default: 3600, range: 0...(30 * 86_400), unit: .seconds(1)))
         let dispatchCommit = DispatchCommitSettings(
             maximumConcurrentStatements: try Settings.integer("LIVEGATE_COMMIT_STATEMENTS", default: 1, range: 1...64),
             maximumRowsPerStatement: try Settings.integer("LIVEGATE_COMMIT_BATCH_ROWS", default: 128, range: 1...1000))
@@ -56,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
             ChannelManagerService(manager: dependencies.channelManager),
             HousekeepingService(
                 pool: pool, tokenLifetime: delivery.tokenLifetime, logSettings: try DeliveryEnvironment.activityLog(),
+                channels: EndedChannelDeletion(
+                    store: dependencies.channels, tenancy: dependencies.tenancy, manager: dependencies.channelManager,
+                    logger: logger),
                 logger: logger),
         ]
         if try Settings.switch("LIVEGATE_DELIVERY", default: true) {

@@ -79,3 +79,16 @@ struct LiveActivityEncodingTests {
         #expect(LiveActivityEvent(rawValue: "Update") == nil)
     }
 }
+
+@Suite("Live Activity start on a broadcast channel")
+struct LiveActivityStartChannelEncodingTests {
+    @Test func aChannelIsSentInsteadOfTheTokenRequest() {
+        let payload = LiveActivityPayload(
+            event: .start, timestamp: 10, contentState: [:], attributesType: "T", attributes: [:], inputPushToken: true,
+            inputPushChannel: ChannelID(rawValue: "dHN0LXN0cmVhbQ=="))
+        #expect(
+            String(decoding: payload.encoded(), as: UTF8.self)
+                == #"{"aps":{"timestamp":10,"event":"start","content-state":{},"attributes-type":"T","attributes":{},"input-push-channel":"dHN0LXN0cmVhbQ=="}}"#
+        )
+    }
+}

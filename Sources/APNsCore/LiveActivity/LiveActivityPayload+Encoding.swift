@@ -2,8 +2,9 @@ extension LiveActivityPayload {
     /// The push body, `{"aps":{…}}`, compact and written straight to bytes (no `JSONEncoder`).
     ///
     /// Keys go out in a fixed order: timestamp, event, content-state, stale-date, dismissal-date,
-    /// relevance-score, alert, attributes-type, attributes, input-push-token. Absent fields are left
-    /// out. The size is not checked here; compare `count` with ``maximumSize``.
+    /// relevance-score, alert, attributes-type, attributes, input-push-channel or input-push-token (a
+    /// channel wins). Absent fields are left out. The size is not checked here; compare `count` with
+    /// ``maximumSize``.
     public func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
@@ -37,7 +38,10 @@ extension LiveActivityPayload {
             bytes.appendRaw(#","attributes":"#)
             attributes.serialize(into: &bytes)
         }
-        if inputPushToken {
+        if let inputPushChannel {
+            bytes.appendRaw(#","input-push-channel":"#)
+            bytes.appendJSONString(inputPushChannel.rawValue)
+        } else if inputPushToken {
             bytes.appendRaw(#","input-push-token":1"#)
         }
         bytes.appendRaw("}}")

@@ -23,6 +23,9 @@ public struct LiveActivityPayload: Sendable, Equatable {
     public var attributes: JSONObject?
     /// For `start`: asks the new activity to send its update token back (`input-push-token: 1`).
     public var inputPushToken: Bool
+    /// For `start` (iOS 18): starts the activity on this broadcast channel (`input-push-channel`), so it
+    /// hears the channel's broadcasts; sent instead of `input-push-token`, which it then makes moot.
+    public var inputPushChannel: ChannelID?
 
     public init(
         event: LiveActivityEvent,
@@ -34,7 +37,8 @@ public struct LiveActivityPayload: Sendable, Equatable {
         alert: LiveActivityAlert? = nil,
         attributesType: String? = nil,
         attributes: JSONObject? = nil,
-        inputPushToken: Bool = false
+        inputPushToken: Bool = false,
+        inputPushChannel: ChannelID? = nil
     ) {
         self.event = event
         self.timestamp = timestamp
@@ -46,5 +50,6 @@ public struct LiveActivityPayload: Sendable, Equatable {
         self.attributesType = attributesType
         self.attributes = attributes
         self.inputPushToken = inputPushToken
+        self.inputPushChannel = inputPushChannel
     }
 }

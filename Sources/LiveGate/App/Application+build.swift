@@ -37,8 +37,8 @@ public func buildRouter(
         : nil
     router.addRoutes(
         LiveActivityController(
-            authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, clock: dependencies.clock,
-            rateLimit: rateLimit
+            authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, channels: dependencies.channels,
+            channelRetention: configuration.channelRetention, clock: dependencies.clock, rateLimit: rateLimit
         ).routes)
     router.addRoutes(
         ActivityLogController(authenticator: authenticator, apps: apps, log: dependencies.activityLog).routes)

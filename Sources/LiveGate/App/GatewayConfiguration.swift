@@ -16,6 +16,9 @@ public struct GatewayConfiguration: Sendable {
     /// Per-workspace hourly limits on the message endpoints (off only to measure what they cost).
     public var rateLimiting: Bool
     public var channelLimits: ChannelLimits
+    /// How long an ended activity's broadcast channel lives on (late devices still hear the end) before
+    /// housekeeping deletes it at APNs.
+    public var channelRetention: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -25,7 +28,8 @@ public struct GatewayConfiguration: Sendable {
         serverName: String = "livegate",
         lookupCacheTimeToLive: Duration = .seconds(5),
         rateLimiting: Bool = true,
-        channelLimits: ChannelLimits = .init()
+        channelLimits: ChannelLimits = .init(),
+        channelRetention: Duration = .seconds(3600)
     ) {
         self.host = host
         self.port = port
@@ -35,5 +39,6 @@ public struct GatewayConfiguration: Sendable {
         self.lookupCacheTimeToLive = lookupCacheTimeToLive
         self.rateLimiting = rateLimiting
         self.channelLimits = channelLimits
+        self.channelRetention = channelRetention
     }
 }

@@ -4,22 +4,26 @@ import ServiceLifecycle
 
 /// Runs `Housekeeping` every `interval`: stale update tokens retired, the activity log and
 /// finished dispatches kept for the retention period (SPEC §8: 60 hours by default), past quota
-/// windows and expired `Idempotency-Key` answers deleted.
+/// windows and expired `Idempotency-Key` answers deleted, ended activities' broadcast channels deleted
+/// at APNs once their retention is over.
 public struct HousekeepingService: Service {
     let housekeeping: Housekeeping
     let tokenLifetime: Duration
     let retention: Duration
     let interval: Duration
+    /// Nil: channels are left alone (a gateway that manages none).
+    let channels: EndedChannelDeletion?
     let logger: Logger
 
     public init(
         pool: PostgresConnectionPool, tokenLifetime: Duration, logSettings: ActivityLogSettings,
-        interval: Duration = .seconds(600), logger: Logger
+        interval: Duration = .seconds(600), channels: EndedChannelDeletion? = nil, logger: Logger
     ) {
         self.housekeeping = Housekeeping(pool: pool)
         self.tokenLifetime = tokenLifetime
         self.retention = logSettings.retention
         self.interval = interval
+        self.channels = channels
         self.logger = logger
     }
 
@@ -39,6 +43,13 @@ public struct HousekeepingService: Service {
                 }
             } catch {
                 logger.warning("housekeeping failed", metadata: ["error": "\(error)"])
+            }
+            do {
+                if let deleted = try await channels?.run(), deleted > 0 {
+                    logger.debug("housekeeping", metadata: ["ended_channels": "\(deleted)"])
+                }
+            } catch {
+                logger.warning("deleting ended broadcast channels failed", metadata: ["error": "\(error)"])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }

@@ -108,16 +108,13 @@ public struct BroadcastChannelController: Sendable {
             throw APIError(.notFound, "Channel not found", errors: ["activity '\(asked.activityID)' of app '\(app.identifier)' has no broadcast channel"])
         }
         let result = await manager.delete(channelID, for: destination)
-        switch result {
-        case .answered(let answer) where answer.status == 204 || answer.status == 200 || answer.status == 404:
-            // 404: APNs forgot the channel already; it is gone either way.
-            _ = try await store.delete(rowID: channel.id)
-            return Self.answer(.ok, channelID, activityID: asked.activityID)
-        default:
+        guard result.channelIsDeleted else {
             let failure = ChannelManagementFailure(result, action: "delete", activityID: asked.activityID)
             try await store.log(failure.logEntry, app: app)
             throw failure.error
         }
+        _ = try await store.delete(rowID: channel.id)
+        return Self.answer(.ok, channelID, activityID: asked.activityID)
     }
 
     private func app(_ identifier: String, context: LiveGateRequestContext) async throws -> App {

@@ -19,6 +19,13 @@ public protocol ChannelStore: Sendable {
     func delete(rowID: Int64) async throws -> Bool
     /// The app's channels with an id, oldest first, after `cursor`; one more than `limit` when more follow.
     func list(app: App, after cursor: KeysetCursor?, limit: Int) async throws -> [BroadcastChannel]
+    /// Starts the retention of the activity's live channel: it becomes `ending`, to be deleted at APNs
+    /// after `deletingAfter` from now. False if it had no live channel.
+    @discardableResult
+    func end(app: App, activityID: String, deletingAfter retention: Duration) async throws -> Bool
+    /// Up to `limit` ending channels past their time, leased for `lease` (their time moves on by it) so
+    /// another gateway's housekeeping leaves them alone meanwhile, and takes them up again if this one fails.
+    func claimExpired(limit: Int, lease: Duration) async throws -> [BroadcastChannel]
     /// An activity log entry for the app, for failures that leave no claim behind (deletes).
     func log(_ entry: ActivityLogEntry, app: App) async throws
 }

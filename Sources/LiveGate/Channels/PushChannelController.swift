@@ -28,10 +28,11 @@ public struct PushChannelController: Sendable {
         let activityID = parameters.text("activity_id", required: true)
         try parameters.throwIfAny()
         guard let app = try await apps.app(identifier: appID!) else { throw APIError.unknownApp(appID!, inWorkspace: false) }
-        guard let channel = try await store.channel(app: app, activityID: activityID!), channel.state == .live,
-            let channelID = channel.channelID
+        // An ending channel still exists at APNs until housekeeping deletes it: devices may still join it.
+        guard let channel = try await store.channel(app: app, activityID: activityID!),
+            channel.state == .live || channel.state == .ending, let channelID = channel.channelID
         else {
-            throw APIError(.notFound, "Channel not found", errors: ["activity '\(activityID!)' has no live broadcast channel"])
+            throw APIError(.notFound, "Channel not found", errors: ["activity '\(activityID!)' has no broadcast channel"])
         }
         var body = JSONObject()
         body.set("channel_id", .string(channelID.rawValue))

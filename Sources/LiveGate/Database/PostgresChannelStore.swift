@@ -89,6 +89,28 @@ public struct PostgresChannelStore: ChannelStore {
         return try rows.map(Self.channel(from:))
     }
 
+    public func end(app: App, activityID: String, deletingAfter retention: Duration) async throws -> Bool {
+        try await pool.query(
+            """
+            UPDATE broadcast_channels SET state = 'ending', delete_after = now() + make_interval(secs => $3)
+            WHERE app_id = $1 AND activity_id = $2 AND state = 'live'
+            """, [app.id, activityID, retention.inSeconds]
+        ).affectedRowCount == 1
+    }
+
+    public func claimExpired(limit: Int, lease: Duration) async throws -> [BroadcastChannel] {
+        // SKIP LOCKED: gateways running housekeeping at once take different channels.
+        let rows = try await pool.query(
+            """
+            UPDATE broadcast_channels SET delete_after = now() + make_interval(secs => $2)
+            WHERE id IN (
+                SELECT id FROM broadcast_channels WHERE state = 'ending' AND delete_after <= now()
+                ORDER BY delete_after LIMIT $1 FOR UPDATE SKIP LOCKED)
+            RETURNING \(Self.columns)
+            """, [limit, lease.inSeconds])
+        return try rows.map(Self.channel(from:))
+    }
+
     public func log(_ entry: ActivityLogEntry, app: App) async throws {
         try await pool.withConnection { connection in
             try ActivityLogStatement.insert([entry], workspaceID: app.workspaceID, appID: app.id, on: connection)

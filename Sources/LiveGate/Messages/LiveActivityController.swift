@@ -9,17 +9,23 @@ public struct LiveActivityController: Sendable {
     let authenticator: APIKeyAuthenticator
     let apps: AppDirectory
     let dispatches: any DispatchStore
+    /// Read by `start` (a live channel goes in the payload) and `end` (the channel starts its retention).
+    let channels: any ChannelStore
+    /// How long an ended activity's channel is kept before housekeeping deletes it at APNs.
+    let channelRetention: Duration
     let clock: MessageClock
     /// Nil: no rate limit (for measuring what the limiter costs).
     let rateLimit: RateLimitMiddleware?
 
     public init(
-        authenticator: APIKeyAuthenticator, apps: AppDirectory, dispatches: any DispatchStore, clock: MessageClock = .system,
-        rateLimit: RateLimitMiddleware? = nil
+        authenticator: APIKeyAuthenticator, apps: AppDirectory, dispatches: any DispatchStore, channels: any ChannelStore,
+        channelRetention: Duration, clock: MessageClock = .system, rateLimit: RateLimitMiddleware? = nil
     ) {
         self.authenticator = authenticator
         self.apps = apps
         self.dispatches = dispatches
+        self.channels = channels
+        self.channelRetention = channelRetention
         self.clock = clock
         self.rateLimit = rateLimit
     }
@@ -44,7 +50,8 @@ public struct LiveActivityController: Sendable {
     @Sendable func update(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
         let message = try LiveActivityUpdateRequest.parse(body.object)
-        let accepted = try await prepare(request, body: body, message.common, context: context, payload: message.payload)
+        let app = try await ownApp(message.common.appID, context: context)
+        let accepted = try prepare(request, body: body, app: app, message.common, payload: message.payload)
         let dispatch = accepted.dispatch(event: message.event, externalID: message.externalID)
         let warnings = message.warnings
         let outcome = try await dispatches.commitUpdate(dispatch, idempotency: accepted.idempotency) { resolution in
@@ -53,6 +60,11 @@ public struct LiveActivityController: Sendable {
                 errors.append(Self.noTokenWarning(activityID: dispatch.activityID, externalID: dispatch.externalID))
             }
             return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
+        }
+        if dispatch.event == .end, dispatch.externalID == nil, outcome != .keyReused {
+            // After the commit, replays included: a retried end finishes what a crash here left undone.
+            // An end narrowed to one user's devices leaves the activity, and its channel, to the others.
+            try await channels.end(app: app, activityID: dispatch.activityID, deletingAfter: channelRetention)
         }
         context.logger.info(
             "live activity message accepted",
@@ -63,7 +75,13 @@ public struct LiveActivityController: Sendable {
     @Sendable func start(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
         let message = try LiveActivityStartRequest.parse(body.object)
-        let accepted = try await prepare(request, body: body, message.common, context: context, payload: message.payload)
+        let app = try await ownApp(message.common.appID, context: context)
+        // One indexed read: an activity with a live channel is started on it.
+        let channel = try await channels.channel(app: app, activityID: message.common.activityID)
+        let liveChannelID = channel?.state == .live ? channel?.channelID : nil
+        let accepted = try prepare(request, body: body, app: app, message.common) {
+            message.payload(timestamp: $0, channel: liveChannelID)
+        }
         let dispatch = accepted.dispatch(event: .start, externalID: nil)
         let targeting = StartTargeting(attributesType: message.attributesType, users: message.users)
         let outcome = try await dispatches.commitStart(dispatch, targeting: targeting, idempotency: accepted.idempotency) {
@@ -79,13 +97,12 @@ public struct LiveActivityController: Sendable {
         return try MessageAcceptance.response(for: outcome)
     }
 
-    /// What both endpoints do between validating the body and committing: find the app, read the
-    /// idempotency key, and build the payload once, refusing it if APNs would.
+    /// What both endpoints do between finding the app and committing: read the idempotency key, and
+    /// build the payload once, refusing it if APNs would.
     private func prepare(
-        _ request: Request, body: JSONRequestBody, _ common: CommonMessageFields, context: LiveGateRequestContext,
+        _ request: Request, body: JSONRequestBody, app: App, _ common: CommonMessageFields,
         payload: (Int64) -> LiveActivityPayload
-    ) async throws -> PreparedMessage {
-        let app = try await ownApp(common.appID, context: context)
+    ) throws -> PreparedMessage {
         let idempotency = try IdempotencyHeader.claim(request, body: body.bytes)
         let acceptedAt = clock.now()
         let bytes = payload(Int64(acceptedAt.timeIntervalSince1970)).encoded()

@@ -66,12 +66,14 @@ struct LiveActivityStartRequest {
     }
 
     /// The attributes with `brazeActivityId`, which the SDK reads to tag the new activity's update token.
-    func payload(timestamp: Int64) -> LiveActivityPayload {
+    /// With a `channel`, the activity starts on it rather than asking for an update token.
+    func payload(timestamp: Int64, channel: ChannelID?) -> LiveActivityPayload {
         var attributes = attributes
         attributes.set("brazeActivityId", .string(common.activityID))
         return LiveActivityPayload(
             event: .start, timestamp: timestamp, contentState: common.contentState, staleDate: common.staleDate,
             dismissalDate: common.dismissalDate, relevanceScore: common.relevanceScore, alert: common.notification.alert,
-            attributesType: attributesType, attributes: attributes, inputPushToken: true)
+            attributesType: attributesType, attributes: attributes, inputPushToken: true,
+            inputPushChannel: channel)
     }
 }

@@ -263,7 +263,7 @@ struct BroadcastChannelAPITests {
                 let missing = try await client.execute(uri: "/push_channel?app_id=\(app)&activity_id=game-43", method: .get)
                 #expect(missing.status == .notFound)
                 try expectJSON(
-                    missing.json, equals: #"{"message":"Channel not found","errors":["activity 'game-43' has no live broadcast channel"]}"#)
+                    missing.json, equals: #"{"message":"Channel not found","errors":["activity 'game-43' has no broadcast channel"]}"#)
             }
         }
     }

@@ -21,11 +21,14 @@ struct ChannelHarness: @unchecked Sendable {
     let secondManager: APNsChannelManager
     let fixture: SimulatorFixture
     let limits: ChannelLimits
+    /// How long an ended activity's channel is kept.
+    let retention: Duration
 
     static let bundleID = APNsSimulatorTests.bundleID
 
     static func with(
-        limits: ChannelLimits = .init(), simulatorLimit: Int = 10_000, credentials: Bool = true,
+        limits: ChannelLimits = .init(), retention: Duration = .seconds(3600), simulatorLimit: Int = 10_000,
+        credentials: Bool = true,
         _ body: (ChannelHarness) async throws -> Void
     ) async throws {
         try await SimulatorFixture.with(channelLimit: simulatorLimit) { fixture in
@@ -37,7 +40,7 @@ struct ChannelHarness: @unchecked Sendable {
                 let control = SimulatorControlClient(port: fixture.port, caFile: fixture.certificate.certificateFile)
                 let harness = ChannelHarness(
                     database: database, tenant: tenant, control: control, manager: manager, secondManager: secondManager,
-                    fixture: fixture, limits: limits)
+                    fixture: fixture, limits: limits, retention: retention)
                 let failure: (any Error)?
                 do {
                     try await body(harness)
@@ -59,7 +62,7 @@ struct ChannelHarness: @unchecked Sendable {
     ) async throws {
         let dependencies = GatewayDependencies.postgres(pool: database.pool, channelManager: manager ?? self.manager)
         try await buildApplication(
-            configuration: GatewayConfiguration(lookupCacheTimeToLive: .zero, channelLimits: limits),
+            configuration: GatewayConfiguration(lookupCacheTimeToLive: .zero, channelLimits: limits, channelRetention: retention),
             dependencies: dependencies, logger: .quiet
         ).test(.router) { client in try await body(client) }
     }
@@ -75,6 +78,33 @@ struct ChannelHarness: @unchecked Sendable {
         try await client.post(
             "/live_activity/channels/delete", #"{"app_id":"\#(tenant.app.identifier)","activity_id":"\#(activityID)"}"#,
             key: tenant.secret)
+    }
+
+    /// Ends (or, with `end: false`, updates) the activity through `/messages/live_activity/update`.
+    func update(_ activityID: String, end: Bool, externalID: String? = nil, _ client: any TestClientProtocol) async throws {
+        let user = externalID.map { #","external_id":"\#($0)""# } ?? ""
+        let response = try await client.post(
+            "/messages/live_activity/update",
+            #"{"app_id":"\#(tenant.app.identifier)","activity_id":"\#(activityID)","content_state":{},"end_activity":\#(end)\#(user)}"#,
+            key: tenant.secret)
+        #expect(response.status == .created, "\(response.text)")
+    }
+
+    /// Deletes, as housekeeping does, the ended channels past their retention; `lease: .zero` lets the
+    /// next call retry at once what this one could not delete.
+    func deleteEndedChannels(lease: Duration = .seconds(120)) async throws -> Int {
+        try await EndedChannelDeletion(
+            store: PostgresChannelStore(pool: database.pool), tenancy: database.tenancy, manager: manager, lease: lease,
+            logger: .quiet
+        ).run()
+    }
+
+    /// Seconds from now until the activity's channel is deleted, as stored.
+    func secondsUntilDeletion(_ activityID: String) async throws -> Double? {
+        try await database.pool.query(
+            "SELECT extract(epoch FROM delete_after - now())::float8 AS s FROM broadcast_channels WHERE activity_id = $1",
+            [activityID]
+        ).first?.decode("s")
     }
 
     /// The simulator's channels, as `GET /_sim/channels` lists them: (channel id, policy), oldest first.

@@ -242,24 +242,8 @@ struct DeliveryEngineTests {
     @Test func aStartReachesTheUsersPushToStartTokens() async throws {
         try await DeliveryHarness.with { harness in
             try await harness.database.registerPushToStart(
-                harness.tenant, type: "MatchAttributes", device: "phone-a", token: token(0x7a), externalID: "fan-1")
-            try await harness.database.registerPushToStart(
                 harness.tenant, type: "MatchAttributes", device: "phone-b", token: token(0x7b), externalID: "fan-2")
-            let body = #"""
-                {"app_id":"\#(harness.tenant.app.identifier)","activity_id":"match-9",
-                 "activity_attributes_type":"MatchAttributes","activity_attributes":{"home":"A","away":"B"},
-                 "content_state":{"score":"0-0"},"external_user_ids":["fan-1"],
-                 "notification":{"alert":{"title":"Kick-off","body":"A v B"}}}
-                """#
-            try await harness.api { client in
-                let response = try await client.post("/messages/live_activity/start", body, key: harness.tenant.secret)
-                #expect(response.status == .created)
-            }
-            try await harness.engine.deliverDue()
-            let received = harness.simulator.received
-            #expect(received.map(\.deviceToken) == [token(0x7a)])
-            let started = try #require(received.first)
-            let aps = try #require(try JSONValue.parse(started.payload)["aps"])
+            let aps = try await harness.startDeliveredToFan(activityID: "match-9")
             #expect(aps["event"]?.stringValue == "start")
             #expect(aps["attributes"]?["brazeActivityId"]?.stringValue == "match-9")
         }
