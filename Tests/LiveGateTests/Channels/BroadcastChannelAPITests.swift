@@ -143,7 +143,7 @@ struct BroadcastChannelAPITests {
         }
     }
 
-    @Test(arguments: [(400, "BadRequest"), (404, "ChannelNotRegistered"), (500, "InternalServerError")])
+    @Test(arguments: [(400, "BadRequest"), (404, "ChannelNotRegistered"), (410, "Unregistered"), (500, "InternalServerError")])
     func apnsRefusingACreateIsA502AndALogEntry(status: Int, reason: String) async throws {
         try await ChannelHarness.with { harness in
             try await harness.fault(status, reason)
