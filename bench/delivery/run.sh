@@ -174,7 +174,7 @@ run_h2load() { # receiver receiver_index shape...
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) }'; }
 
 echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}," \
-    "max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-1000}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
+    "max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-400}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
 summary=()
 index=0
 for receiver in $receivers; do
