@@ -47,9 +47,13 @@ struct ServeCommand: AsyncParsableCommand {
         var delivery = try DeliveryEnvironment.settings()
         delivery.appCacheTimeToLive = lookupCacheTimeToLive
         let doorbell = DeliveryDoorbell()
+        let transport = try DeliveryEnvironment.transport()
+        // One provider token per key for pushes, broadcasts and channel management: APNs refuses
+        // tokens of one key that change too often.
+        let providerTokens = ProviderTokenCache()
         let dependencies = GatewayDependencies.postgres(
             pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell,
-            channelManager: APNsChannelManager(transport: try DeliveryEnvironment.transport()))
+            channelManager: APNsChannelManager(tokens: providerTokens, transport: transport))
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
         // stops, unspent quota goes back, then the pool closes.
         var services: [any Service] = [
@@ -67,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
             services.append(
                 DeliveryEngine(
                     queue: PostgresDeliveryQueue(pool: pool), tenancy: dependencies.tenancy,
-                    sender: APNsSender(transport: try DeliveryEnvironment.transport()), settings: delivery,
+                    sender: APNsSender(tokens: providerTokens, transport: transport), settings: delivery,
                     doorbell: doorbell, logger: logger))
         }
         let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger, services: services)
