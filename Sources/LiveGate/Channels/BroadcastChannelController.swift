@@ -41,7 +41,7 @@ public struct BroadcastChannelController: Sendable {
 
     @Sendable func create(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let asked = try ChannelRequest.parse(try await JSONRequestBody.read(request, context: context).object, takesPolicy: true)
-        let app = try await app(asked.appID, context: context)
+        let app = try await apps.app(identifier: asked.appID, ofKeyIn: context)
         guard let destination = app.channelDestination else { throw Self.noSigningKey(app) }
         let deadline = ContinuousClock.now + limits.waitForOtherCreate
         while true {
@@ -88,7 +88,7 @@ public struct BroadcastChannelController: Sendable {
         let limit = parameters.limit(default: Self.defaultPageSize, maximum: Self.maximumPageSize)
         let cursor = parameters.cursor()
         try parameters.throwIfAny()
-        let app = try await app(appID!, context: context)
+        let app = try await apps.app(identifier: appID!, ofKeyIn: context)
         let rows = try await store.list(app: app, after: cursor, limit: limit)
         let page = rows.prefix(limit)
         var body = JSONObject()
@@ -102,7 +102,7 @@ public struct BroadcastChannelController: Sendable {
 
     @Sendable func delete(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let asked = try ChannelRequest.parse(try await JSONRequestBody.read(request, context: context).object, takesPolicy: false)
-        let app = try await app(asked.appID, context: context)
+        let app = try await apps.app(identifier: asked.appID, ofKeyIn: context)
         guard let destination = app.channelDestination else { throw Self.noSigningKey(app) }
         guard let channel = try await store.channel(app: app, activityID: asked.activityID), let channelID = channel.channelID else {
             throw APIError(.notFound, "Channel not found", errors: ["activity '\(asked.activityID)' of app '\(app.identifier)' has no broadcast channel"])
@@ -115,14 +115,6 @@ public struct BroadcastChannelController: Sendable {
         }
         _ = try await store.delete(rowID: channel.id)
         return Self.answer(.ok, channelID, activityID: asked.activityID)
-    }
-
-    private func app(_ identifier: String, context: LiveGateRequestContext) async throws -> App {
-        guard let key = context.apiKey else { throw APIError.missingKey }
-        guard let app = try await apps.app(identifier: identifier, inWorkspace: key.workspaceID) else {
-            throw APIError.unknownApp(identifier)
-        }
-        return app
     }
 
     static func noSigningKey(_ app: App) -> APIError {

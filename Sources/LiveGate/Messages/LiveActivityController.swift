@@ -50,7 +50,7 @@ public struct LiveActivityController: Sendable {
     @Sendable func update(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
         let message = try LiveActivityUpdateRequest.parse(body.object)
-        let app = try await ownApp(message.common.appID, context: context)
+        let app = try await apps.app(identifier: message.common.appID, ofKeyIn: context)
         let accepted = try prepare(request, body: body, app: app, message.common, payload: message.payload)
         let dispatch = accepted.dispatch(event: message.event, externalID: message.externalID)
         let warnings = message.warnings
@@ -75,7 +75,7 @@ public struct LiveActivityController: Sendable {
     @Sendable func start(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
         let message = try LiveActivityStartRequest.parse(body.object)
-        let app = try await ownApp(message.common.appID, context: context)
+        let app = try await apps.app(identifier: message.common.appID, ofKeyIn: context)
         // One indexed read: an activity with a live channel is started on it.
         let channel = try await channels.channel(app: app, activityID: message.common.activityID)
         let liveChannelID = channel?.state == .live ? channel?.channelID : nil
@@ -113,14 +113,6 @@ public struct LiveActivityController: Sendable {
 
     /// The app named by `app_id`, if it belongs to the calling key's workspace. Another workspace's app
     /// is answered exactly like a missing one, so ids cannot be probed across workspaces.
-    private func ownApp(_ identifier: String, context: LiveGateRequestContext) async throws -> App {
-        guard let key = context.apiKey else { throw APIError.missingKey }
-        guard let app = try await apps.app(identifier: identifier, inWorkspace: key.workspaceID) else {
-            throw APIError.unknownApp(identifier)
-        }
-        return app
-    }
-
     static func noTokenWarning(activityID: String, externalID: String?) -> String {
         if let externalID {
             return "no device of external_id '\(externalID)' has registered a push token for activity_id '\(activityID)' yet"
