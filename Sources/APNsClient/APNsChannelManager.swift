@@ -51,16 +51,11 @@ public final class APNsChannelManager: Sendable {
     ) async -> ChannelManagementResult {
         let baseURL = destination.endpoint.managementBaseURL
         let client = connections.client(baseURL: baseURL, teamID: destination.credentials.teamID)
-        let ownHeaders = headers + [("apns-request-id", requestID.uuidString.lowercased())]
+        let request = HTTP2Request(
+            url: baseURL + path, method: method,
+            headers: headers + [("apns-request-id", requestID.uuidString.lowercased())], body: body)
         do {
-            return try await tokens.sendRenewingOnce(
-                count: 1, credentials: destination.credentials, rejectsToken: \ChannelManagementResult.rejectsProviderToken
-            ) { token, _ in
-                let request = HTTP2Request(
-                    url: baseURL + path, method: method,
-                    headers: [("authorization", "bearer " + token.value)] + ownHeaders, body: body)
-                return [ChannelManagementResult(await client.send(batch: [request])[0])]
-            }[0]
+            return ChannelManagementResult(try await tokens.sendSigned(request, on: client, credentials: destination.credentials))
         } catch {
             return .unsignable(error)
         }
@@ -76,19 +71,12 @@ extension ChannelManagementResult {
     init(_ outcome: Result<HTTP2Response, HTTP2TransportError>) {
         switch outcome {
         case .success(let answer):
-            let response = APNsResponse(
-                status: answer.status, body: answer.body, apnsID: nil, requestID: answer.headers["apns-request-id"])
             self = .answered(
                 ChannelManagementResponse(
-                    response: response, channelID: answer.headers["apns-channel-id"].map(ChannelID.init(rawValue:)),
+                    response: APNsResponse(answer), channelID: answer.headers["apns-channel-id"].map(ChannelID.init(rawValue:)),
                     body: answer.body.isEmpty ? nil : try? JSONValue.parse(answer.body)))
         case .failure(let error):
             self = .unreachable(error)
         }
-    }
-
-    var rejectsProviderToken: Bool {
-        if case .answered(let answer) = self { return answer.response.rejectsProviderToken }
-        return false
     }
 }

@@ -6,10 +6,7 @@ extension APNsSendResult {
     init(_ outcome: Result<HTTP2Response, HTTP2TransportError>) {
         switch outcome {
         case .success(let response):
-            self = .answered(
-                APNsResponse(
-                    status: response.status, body: response.body, apnsID: response.headers["apns-id"],
-                    requestID: response.headers["apns-request-id"]))
+            self = .answered(APNsResponse(response))
         case .failure(let error):
             self = .unreachable(error)
         }

@@ -7,15 +7,9 @@ extension APNsSender {
     public func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> APNsSendResult {
         let client = connections.client(baseURL: destination.endpoint.baseURL, teamID: destination.credentials.teamID)
         let url = destination.endpoint.baseURL + BroadcastPaths.broadcast(bundleID: destination.bundleID)
+        let request = HTTP2Request(url: url, headers: broadcast.headers.fields, body: broadcast.payload)
         do {
-            return try await tokens.sendRenewingOnce(
-                count: 1, credentials: destination.credentials, rejectsToken: \APNsSendResult.rejectsProviderToken
-            ) { token, _ in
-                let request = HTTP2Request(
-                    url: url, headers: [("authorization", "bearer " + token.value)] + broadcast.headers.fields,
-                    body: broadcast.payload)
-                return [APNsSendResult(await client.send(batch: [request])[0])]
-            }[0]
+            return APNsSendResult(try await tokens.sendSigned(request, on: client, credentials: destination.credentials))
         } catch {
             return .unsignable(error)
         }

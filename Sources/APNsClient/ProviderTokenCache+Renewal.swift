@@ -18,4 +18,31 @@ extension ProviderTokenCache {
         for (index, answer) in zip(rejected, retried) { answers[index] = answer }
         return answers
     }
+
+    /// One request on `client` with the `authorization` header added, renewing a rejected token once
+    /// as above: what broadcasts and channel management send.
+    func sendSigned(
+        _ request: HTTP2Request, on client: CurlHTTP2Client, credentials: APNsCredentials
+    ) async throws(APNsKeyError) -> Result<HTTP2Response, HTTP2TransportError> {
+        try await sendRenewingOnce(count: 1, credentials: credentials, rejectsToken: Self.rejectsToken) { token, _ in
+            var signed = request
+            signed.headers.insert(("authorization", "bearer " + token.value), at: 0)
+            return [await client.send(batch: [signed])[0]]
+        }[0]
+    }
+
+    private static func rejectsToken(_ outcome: Result<HTTP2Response, HTTP2TransportError>) -> Bool {
+        // The body is read only for a 403: other answers cannot be about the token.
+        guard case .success(let answer) = outcome, answer.status == 403 else { return false }
+        return APNsResponse(answer).rejectsProviderToken
+    }
+}
+
+extension APNsResponse {
+    /// What an HTTP/2 answer says as APNs words it: status, `apns-id`, `apns-request-id`, error body.
+    init(_ answer: HTTP2Response) {
+        self.init(
+            status: answer.status, body: answer.body, apnsID: answer.headers["apns-id"],
+            requestID: answer.headers["apns-request-id"])
+    }
 }
