@@ -37,13 +37,21 @@ enum DeliveryLogEntries {
             entry.type = .invalidPushCredential
             entry.apnsStatus = 403
             entry.apnsReason = reason.rawValue
-            entry.message = "APNs rejected the app's provider token (403 \(reason)), even freshly signed; "
-                + "check the team id, key id and .p8 key. Delivery of this message stopped."
+            entry.message = credentialProblem(result, of: "")
         case .credentialUnusable:
             entry.type = .invalidPushCredential
-            entry.message = "The app's APNs key cannot sign provider tokens (it must be a P-256 .p8 key); nothing was sent."
+            entry.message = credentialProblem(result, of: "")
         }
         return entry
+    }
+
+    /// What a credential problem says, for a push (`of` empty) or a broadcast (" for the broadcast").
+    private static func credentialProblem(_ result: PushResult, of what: String) -> String {
+        if case .credentialRejected(let reason) = result {
+            return "APNs rejected the app's provider token (403 \(reason))\(what), even freshly signed; "
+                + "check the team id, key id and .p8 key. Delivery of this message stopped."
+        }
+        return "The app's APNs key cannot sign provider tokens (it must be a P-256 .p8 key); nothing was sent."
     }
 
     /// The entry for a broadcast that did not reach its channel, or nil when it did.
@@ -66,13 +74,9 @@ enum DeliveryLogEntries {
         case .gaveUp(let attempts, .answered):
             entry.message = "APNs did not accept the broadcast on channel \(channel) after \(attempts) tries (last\(answer)); "
                 + "devices with registered tokens still get the update."
-        case .credentialRejected(let reason):
+        case .credentialRejected, .credentialUnusable:
             entry.type = .invalidPushCredential
-            entry.message = "APNs rejected the app's provider token (403 \(reason)) for the broadcast, even freshly "
-                + "signed; check the team id, key id and .p8 key. Delivery of this message stopped."
-        case .credentialUnusable:
-            entry.type = .invalidPushCredential
-            entry.message = "The app's APNs key cannot sign provider tokens (it must be a P-256 .p8 key); nothing was sent."
+            entry.message = credentialProblem(outcome.result, of: " for the broadcast")
         default:
             entry.message = "APNs refused the broadcast on channel \(channel)\(answer); it is not retried. Devices with "
                 + "registered tokens still get the update."
