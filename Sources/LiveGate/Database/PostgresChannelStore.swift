@@ -20,14 +20,13 @@ public struct PostgresChannelStore: ChannelStore {
     public func claim(
         app: App, activityID: String, policy: MessageStoragePolicy, limit: Int, abandonedAfter: Duration
     ) async throws -> ChannelClaim {
-        let abandonedMicroseconds = abandonedAfter.components.seconds * 1_000_000 + abandonedAfter.components.attoseconds / 1_000_000_000_000
-        return try await pool.transaction { connection in
+        try await pool.transaction { connection in
             _ = try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 6))", [app.id])
             let found = try connection.query(
                 """
-                SELECT \(Self.columns), created_at < now() - $3 * interval '1 microsecond' AS abandoned
+                SELECT \(Self.columns), created_at < now() - make_interval(secs => $3) AS abandoned
                 FROM broadcast_channels WHERE app_id = $1 AND activity_id = $2
-                """, [app.id, activityID, abandonedMicroseconds])
+                """, [app.id, activityID, abandonedAfter.inSeconds])
             if let row = found.first {
                 let channel = try Self.channel(from: row)
                 let abandoned: Bool = try row.require("abandoned")
