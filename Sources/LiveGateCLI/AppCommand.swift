@@ -32,9 +32,7 @@ struct AppCommand: AsyncParsableCommand {
             guard APNsEndpoint(rawValue: apnsEndpoint) != nil else {
                 throw ValidationError("--apns-endpoint must be production, sandbox, or an http:// or https:// URL")
             }
-            if let apnsChannelsEndpoint, APNsEndpoint.sandbox.managed(at: apnsChannelsEndpoint) == nil {
-                throw ValidationError(ChannelsEndpointArgument.invalid)
-            }
+            if let apnsChannelsEndpoint { try ChannelsEndpointArgument.check(apnsChannelsEndpoint) }
             let given = [teamId, keyId, keyFile].filter { $0 != nil }.count
             guard given == 0 || given == 3 else {
                 throw ValidationError("--team-id, --key-id and --key-file go together: give all three or none")
@@ -77,9 +75,7 @@ struct AppCommand: AsyncParsableCommand {
         @Argument(help: "An http:// or https:// URL, or 'default'.") var url: String
 
         func validate() throws {
-            if url != "default", APNsEndpoint.sandbox.managed(at: url) == nil {
-                throw ValidationError(ChannelsEndpointArgument.invalid)
-            }
+            if url != "default" { try ChannelsEndpointArgument.check(url) }
         }
 
         func run() async throws {
@@ -88,12 +84,18 @@ struct AppCommand: AsyncParsableCommand {
                     appIdentifier: appId, url: url == "default" ? nil : url)
             }
             guard let app else { throw CLIError("no app has app_id '\(appId)'") }
-            let destination = app.channelsEndpointURL.flatMap { app.endpoint.managed(at: $0) } ?? app.endpoint
-            printResult(["App '\(app.name)' manages its broadcast channels at \(destination.managementBaseURL)."], value: app.identifier)
+            printResult(
+                ["App '\(app.name)' manages its broadcast channels at \(app.channelsEndpoint.managementBaseURL)."],
+                value: app.identifier)
         }
     }
 }
 
 enum ChannelsEndpointArgument {
     static let invalid = "the channels endpoint must be an http:// or https:// URL with a host and no path"
+
+    /// Throws unless `url` is one an endpoint can be managed at (`APNsEndpoint.managed(at:)`).
+    static func check(_ url: String) throws {
+        guard APNsEndpoint.sandbox.managed(at: url) != nil else { throw ValidationError(invalid) }
+    }
 }

@@ -22,10 +22,14 @@ public struct App: Sendable, Equatable {
         credentials.map { APNsDestination(endpoint: endpoint, bundleID: bundleID, credentials: $0) }
     }
 
+    /// The endpoint with the app's own channels endpoint, if it has one, as its management host.
+    public var channelsEndpoint: APNsEndpoint {
+        // The URL was validated when stored; an unusable one falls back to the default host.
+        channelsEndpointURL.flatMap { endpoint.managed(at: $0) } ?? endpoint
+    }
+
     /// Where and as whom the app's channels are managed; nil when it has no signing key.
     public var channelDestination: APNsDestination? {
-        // The URL was validated when stored; an unusable one falls back to the default host.
-        let managed = channelsEndpointURL.flatMap { endpoint.managed(at: $0) } ?? endpoint
-        return credentials.map { APNsDestination(endpoint: managed, bundleID: bundleID, credentials: $0) }
+        credentials.map { APNsDestination(endpoint: channelsEndpoint, bundleID: bundleID, credentials: $0) }
     }
 }
