@@ -41,8 +41,9 @@ struct DeliveryServiceTests {
         try await DeliveryHarness.with(settings: settings) { harness in
             try await harness.register(token(0x9a), device: "phone")
             try await Self.running(harness.engine) {
-                let accepted = ContinuousClock.now
                 try await harness.update(#""content_state":{"n":1}"#)
+                // From the 201: building the test's router and posting are not delivery's time.
+                let accepted = ContinuousClock.now
                 try await Self.waitUntil("the push arrived") { harness.simulator.received.count == 1 }
                 #expect(ContinuousClock.now - accepted < .seconds(5), "the doorbell woke delivery, not the 600 s poll")
             }
