@@ -32,9 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
                 channelsPerApp: try Settings.integer("LIVEGATE_CHANNELS_PER_APP", default: 10_000, range: 1...10_000)),
             channelRetention: try Settings.duration(
                 "LIVEGATE_CHANNEL_RETENTION_SECONDS", default: 3600, range: 0...(30 * 86_400), unit: .seconds(1)))
+        // Off only to measure what supersession saves (bench/freshness).
+        let supersedes = try Settings.switch("LIVEGATE_SUPERSESSION", default: true)
         let dispatchCommit = DispatchCommitSettings(
             maximumConcurrentStatements: try Settings.integer("LIVEGATE_COMMIT_STATEMENTS", default: 1, range: 1...64),
-            maximumRowsPerStatement: try Settings.integer("LIVEGATE_COMMIT_BATCH_ROWS", default: 128, range: 1...1000))
+            maximumRowsPerStatement: try Settings.integer("LIVEGATE_COMMIT_BATCH_ROWS", default: 128, range: 1...1000),
+            supersedes: supersedes)
         // The pool is closed by the application's own shutdown, not by `withDatabase`.
         let pool = PostgresConnectionPool(configuration: try Settings.database(), logger: .init(label: "livegate.postgres"))
         let logger = Logger(label: "livegate")
@@ -46,13 +49,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var delivery = try DeliveryEnvironment.settings()
         delivery.appCacheTimeToLive = lookupCacheTimeToLive
+        delivery.supersedes = supersedes
+        delivery.channelRetention = configuration.channelRetention
         let doorbell = DeliveryDoorbell()
+        let stops = DispatchStopSignals()
         let transport = try DeliveryEnvironment.transport()
         // One provider token per key for pushes, broadcasts and channel management: APNs refuses
         // tokens of one key that change too often.
         let providerTokens = ProviderTokenCache()
         let dependencies = GatewayDependencies.postgres(
-            pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell,
+            pool: pool, dispatchCommit: dispatchCommit, doorbell: doorbell, stops: stops,
             channelManager: APNsChannelManager(tokens: providerTokens, transport: transport))
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
         // stops, unspent quota goes back, then the pool closes.
@@ -70,9 +76,9 @@ struct ServeCommand: AsyncParsableCommand {
         if try Settings.switch("LIVEGATE_DELIVERY", default: true) {
             services.append(
                 DeliveryEngine(
-                    queue: PostgresDeliveryQueue(pool: pool), tenancy: dependencies.tenancy,
+                    queue: PostgresDeliveryQueue(pool: pool, supersedes: supersedes), tenancy: dependencies.tenancy,
                     sender: APNsSender(tokens: providerTokens, transport: transport), settings: delivery,
-                    doorbell: doorbell, logger: logger))
+                    doorbell: doorbell, stops: stops, logger: logger))
         }
         let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger, services: services)
         try await app.runService()

@@ -14,11 +14,24 @@ public enum ISO8601Timestamp {
     ///   (a leap second) is accepted and counts as the first second of the next minute, as POSIX
     ///   time has no leap seconds.
     public static func epochSeconds(from text: String) -> Int64? {
-        var text = text
-        return text.withUTF8 { epochSeconds(fromUTF8: $0) }
+        instant(from: text)?.seconds
     }
 
-    private static func epochSeconds(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    /// Milliseconds since 1970-01-01T00:00:00Z, for a time that must not be read as earlier than
+    /// written (`send_at`): the same forms as `epochSeconds(from:)`, with a fraction beyond
+    /// milliseconds rounded up to the next millisecond.
+    public static func epochMilliseconds(from text: String) -> Int64? {
+        guard let (seconds, fraction) = instant(from: text) else { return nil }
+        return seconds * 1_000 + fraction
+    }
+
+    /// Whole seconds, and the fraction in milliseconds rounded up (0...1000).
+    private static func instant(from text: String) -> (seconds: Int64, milliseconds: Int64)? {
+        var text = text
+        return text.withUTF8 { instant(fromUTF8: $0) }
+    }
+
+    private static func instant(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> (seconds: Int64, milliseconds: Int64)? {
         var scanner = Scanner(bytes: bytes)
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
             let month = scanner.number(digits: 2), scanner.skip("-"),
@@ -27,7 +40,11 @@ public enum ISO8601Timestamp {
             let minute = scanner.number(digits: 2), scanner.skip(":"),
             let second = scanner.number(digits: 2)
         else { return nil }
-        if scanner.skip("."), scanner.skipDigits() == 0 { return nil }
+        var milliseconds: Int64 = 0
+        if scanner.skip(".") {
+            guard let fraction = scanner.fractionInMilliseconds() else { return nil }
+            milliseconds = fraction
+        }
         guard let offset = scanner.zoneOffsetSeconds(), scanner.isAtEnd else { return nil }
 
         guard (1...12).contains(month), (1...CivilCalendar.daysInMonth(month, year: year)).contains(day),
@@ -35,7 +52,7 @@ public enum ISO8601Timestamp {
         else { return nil }
 
         let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
-        return Int64(days * 86_400 + hour * 3_600 + minute * 60 + second - offset)
+        return (Int64(days * 86_400 + hour * 3_600 + minute * 60 + second - offset), milliseconds)
     }
 
     /// Reads fixed-width ASCII fields left to right.
@@ -69,6 +86,20 @@ public enum ISO8601Timestamp {
             let start = position
             while !isAtEnd, bytes[position].isDigit { position += 1 }
             return position - start
+        }
+
+        /// A run of at least one digit read as a decimal fraction of a second, in milliseconds rounded up.
+        mutating func fractionInMilliseconds() -> Int64? {
+            let start = position
+            guard skipDigits() > 0 else { return nil }
+            var milliseconds: Int64 = 0
+            for index in 0..<3 {
+                let digit = start + index < position ? Int64(bytes[start + index] - .digitZero) : 0
+                milliseconds = milliseconds * 10 + digit
+            }
+            let beyond = bytes[min(start + 3, position)..<position]
+            if beyond.contains(where: { $0 != .digitZero }) { milliseconds += 1 }
+            return milliseconds
         }
 
         /// The zone's offset east of UTC in seconds: `Z`, or a sign with `HH`, `HHMM` or `HH:MM`.

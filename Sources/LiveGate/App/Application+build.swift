@@ -41,6 +41,9 @@ public func buildRouter(
             channelRetention: configuration.channelRetention, clock: dependencies.clock, rateLimit: rateLimit
         ).routes)
     router.addRoutes(
+        DispatchController(authenticator: authenticator, records: dependencies.dispatchRecords, stops: dependencies.stops)
+            .routes)
+    router.addRoutes(
         ActivityLogController(authenticator: authenticator, apps: apps, log: dependencies.activityLog).routes)
     router.addRoutes(
         BroadcastChannelController(

@@ -15,13 +15,18 @@ public struct GatewayDependencies: Sendable {
     /// Made once per gateway; `ChannelManagerService` shuts it down when the gateway stops. Its clients
     /// start on first use, so a gateway that manages no channels starts no threads.
     public var channelManager: APNsChannelManager
+    /// Dispatches as API resources (`GET`/`DELETE /messages/live_activity/dispatches/{id}`).
+    public var dispatchRecords: any DispatchRecords
+    /// This process's deliveries, stopped at once by a `DELETE` here; nil when it delivers nothing.
+    public var stops: DispatchStopSignals?
     /// Tests set a fixed time to check payload timestamps exactly.
     public var clock: MessageClock = .system
 
     public init(
         pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
         tokens: any TokenRegistry, dispatches: any DispatchStore, activityLog: any ActivityLogRepository,
-        rateLimiter: RateLimiter, channels: any ChannelStore, channelManager: APNsChannelManager
+        rateLimiter: RateLimiter, channels: any ChannelStore, channelManager: APNsChannelManager,
+        dispatchRecords: any DispatchRecords, stops: DispatchStopSignals? = nil
     ) {
         self.pool = pool
         self.tenancy = tenancy
@@ -32,19 +37,23 @@ public struct GatewayDependencies: Sendable {
         self.rateLimiter = rateLimiter
         self.channels = channels
         self.channelManager = channelManager
+        self.dispatchRecords = dispatchRecords
+        self.stops = stops
     }
 
     /// The PostgreSQL-backed repositories over one pool; `doorbell` wakes this process's delivery engine
-    /// after each commit.
+    /// after each commit, and `stops` tells its deliveries at once when a commit or a `DELETE` here
+    /// supersedes or cancels one of them.
     public static func postgres(
         pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil,
-        channelManager: APNsChannelManager = APNsChannelManager()
+        stops: DispatchStopSignals? = nil, channelManager: APNsChannelManager = APNsChannelManager()
     ) -> GatewayDependencies {
         GatewayDependencies(
             pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
             tokens: PostgresTokenRegistry(pool: pool),
-            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, doorbell: doorbell),
+            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, doorbell: doorbell, stops: stops),
             activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)),
-            channels: PostgresChannelStore(pool: pool), channelManager: channelManager)
+            channels: PostgresChannelStore(pool: pool), channelManager: channelManager,
+            dispatchRecords: PostgresDispatchRecords(pool: pool), stops: stops)
     }
 }

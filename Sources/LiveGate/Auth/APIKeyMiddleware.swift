@@ -1,19 +1,24 @@
 import Hummingbird
 import Logging
 
-/// Requires a valid REST API key with `permission`, used from an allowed address (SPEC §2–§3).
+/// Requires a valid REST API key with `permission` (or one of several), used from an allowed address
+/// (SPEC §2–§3).
 ///
 /// 401: no key, an unknown key, or a revoked one. 403 `Access Denied`: the key lacks the permission or
 /// the caller's address is outside its allowlist. The key itself is never logged: only its id.
 public struct APIKeyMiddleware: RouterMiddleware {
     public typealias Context = LiveGateRequestContext
     let authenticator: APIKeyAuthenticator
-    /// Nil: any valid key may call.
-    let permission: APIKeyPermission?
+    /// The key needs one of these; empty: any valid key may call.
+    let permissions: [APIKeyPermission]
 
     public init(authenticator: APIKeyAuthenticator, permission: APIKeyPermission?) {
+        self.init(authenticator: authenticator, anyOf: permission.map { [$0] } ?? [])
+    }
+
+    public init(authenticator: APIKeyAuthenticator, anyOf permissions: [APIKeyPermission]) {
         self.authenticator = authenticator
-        self.permission = permission
+        self.permissions = permissions
     }
 
     public func handle(
@@ -29,9 +34,11 @@ public struct APIKeyMiddleware: RouterMiddleware {
         var context = context
         context.logger[metadataKey: "api_key_id"] = "\(key.id)"
         context.logger[metadataKey: "workspace_id"] = "\(key.workspaceID)"
-        if let permission, !key.permissions.contains(permission) {
-            context.logger.info("API key lacks permission", metadata: ["permission": "\(permission)"])
-            throw APIError(.forbidden, "Access Denied", errors: ["this API key does not have the \(permission) permission"])
+        if !permissions.isEmpty, !permissions.contains(where: key.permissions.contains) {
+            let names = permissions.map(\.rawValue)
+            context.logger.info("API key lacks permission", metadata: ["permission": "\(names.joined(separator: ","))"])
+            let needed = names.count == 1 ? "the \(names[0])" : "any of the \(names.joined(separator: ", "))"
+            throw APIError(.forbidden, "Access Denied", errors: ["this API key does not have \(needed) permission"])
         }
         guard key.allows(context.clientAddress) else {
             context.logger.info("API key used from an address outside its allowlist", metadata: ["client_ip": "\(context.clientAddress.map(String.init(describing:)) ?? "unknown")"])

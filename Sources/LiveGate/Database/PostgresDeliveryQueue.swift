@@ -4,14 +4,33 @@ import PostgresClient
 
 public struct PostgresDeliveryQueue: DeliveryQueue {
     let pool: PostgresConnectionPool
+    /// Claimed updates and ends supersede what they cover; off only to measure what that saves.
+    let supersedes: Bool
 
-    public init(pool: PostgresConnectionPool) {
+    public init(pool: PostgresConnectionPool, supersedes: Bool = true) {
         self.pool = pool
+        self.supersedes = supersedes
     }
 
     public func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch] {
+        let supersedes = supersedes
+        return try await pool.withConnection { connection in
+            var claimed = try Self.claim(worker: worker, limit: limit, lease: lease, on: connection)
+            guard supersedes else { return claimed }
+            // A claimed dispatch may be superseded by another one of the same claim.
+            let superseded = try SupersessionStatement.supersede(byClaimed: claimed.map(\.dispatch.id), on: connection)
+            for index in claimed.indices where superseded[claimed[index].dispatch.id] != nil {
+                claimed[index].stop = .superseded
+            }
+            return claimed
+        }
+    }
+
+    private static func claim(worker: String, limit: Int, lease: Duration, on connection: PostgresConnection) throws
+        -> [ClaimedDispatch]
+    {
         // SKIP LOCKED: concurrent workers (in this process or another gateway) pass over each other's rows.
-        let rows = try await pool.query(
+        let rows = try connection.query(
             """
             UPDATE dispatches d
             SET status = 'delivering', leased_by = $1, leased_until = now() + make_interval(secs => $2),
@@ -27,7 +46,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             WHERE d.id = due.id
             RETURNING d.id, d.workspace_id, d.app_id, d.event, d.activity_id, d.external_id, d.payload,
                       d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts,
-                      d.broadcast_at IS NOT NULL AS broadcast_recorded
+                      d.send_at, d.broadcast_at IS NOT NULL AS broadcast_recorded, \(stopColumn)
             """,
             [worker, lease.inSeconds, limit])
         return try rows.map { row in
@@ -40,9 +59,10 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
                     appID: try row.require("app_id"), event: event, activityID: try row.require("activity_id"),
                     externalID: try row.decode("external_id"),
                     payload: Array(try row.require("payload", as: String.self).utf8), priority: priority,
-                    expiresAt: try row.require("expires_at")),
+                    expiresAt: try row.require("expires_at"), sendAt: try row.decode("send_at")),
                 createdAt: try row.require("created_at"), fanoutCursor: try row.require("fanout_cursor"),
-                attempts: try row.require("attempts"), broadcastRecorded: try row.require("broadcast_recorded"))
+                attempts: try row.require("attempts"), broadcastRecorded: try row.require("broadcast_recorded"),
+                stop: try stop(of: row))
         }
     }
 
@@ -61,34 +81,83 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     }
 
     public func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration)
-        async throws -> Bool
+        async throws -> RecordedProgress
     {
         let dispatch = claimed.dispatch
-        let update = { @Sendable (connection: PostgresConnection) throws -> Bool in
-            try connection.query(
+        let update = { @Sendable (connection: PostgresConnection) throws -> RecordedProgress in
+            let rows = try connection.query(
                 """
                 UPDATE dispatches
                 SET fanout_cursor = $3, sent_count = sent_count + $4, failed_count = failed_count + $5,
                     retried_count = retried_count + $6, removed_count = removed_count + $7,
                     leased_until = now() + make_interval(secs => $8)
                 WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+                RETURNING \(Self.stopColumn)
                 """,
                 [dispatch.id, worker, progress.cursor, progress.sent, progress.failed, progress.retried,
-                 progress.removed, lease.inSeconds]
-            ).affectedRowCount == 1
+                 progress.removed, lease.inSeconds])
+            guard let row = rows.first else { return .leaseLost }
+            return .recorded(stop: try Self.stop(of: row))
         }
         guard !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty else {
             return try await pool.withConnection(update)
         }
         // One transaction: the cursor never moves past tokens whose removal or log entries were lost.
         return try await pool.transaction { connection in
-            guard try update(connection) else { return false }
+            let recorded = try update(connection)
+            guard recorded != .leaseLost else { return recorded }
             try FanoutStatements.removeDeadTokens(progress.deadTokens, of: dispatch, on: connection)
             try FanoutStatements.retireEndedTokens(progress.endedTokens, on: connection)
             try ActivityLogStatement.insert(
                 progress.log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
-            return true
+            return recorded
         }
+    }
+
+    /// Why a dispatch should stop, as a column: cancellation first, as `DELETE` asked for it explicitly.
+    static let stopColumn = """
+        CASE WHEN cancel_requested_at IS NOT NULL THEN 'cancelled'
+             WHEN superseded_by IS NOT NULL THEN 'superseded' END AS stop
+        """
+
+    static func stop(of row: PostgresRow) throws -> DispatchStop? {
+        try row.decode("stop", as: String.self).flatMap(DispatchStop.init(rawValue:))
+    }
+
+    public func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await pool.query(
+            """
+            SELECT id, \(Self.stopColumn) FROM dispatches
+            WHERE id = ANY($1::uuid[]) AND (cancel_requested_at IS NOT NULL OR superseded_by IS NOT NULL)
+            """,
+            [ids.map(\.uuidString)])
+        var stops: [UUID: DispatchStop] = [:]
+        for row in rows {
+            if let stop = try Self.stop(of: row) { stops[try row.require("id")] = stop }
+        }
+        return stops
+    }
+
+    public func deliveriesSuperseded(by claimed: ClaimedDispatch) async throws -> Int {
+        let dispatch = claimed.dispatch
+        let rows = try await pool.query(
+            """
+            SELECT count(*)::int AS n FROM dispatches
+            WHERE app_id = $1 AND activity_id = $2 AND status = 'delivering' AND superseded_by = $3
+            """,
+            [dispatch.appID, dispatch.activityID, dispatch.id])
+        return try rows.first?.require("n") ?? 0
+    }
+
+    public func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws {
+        let dispatch = claimed.dispatch
+        try await pool.query(
+            """
+            UPDATE broadcast_channels SET state = 'ending', delete_after = now() + make_interval(secs => $3)
+            WHERE app_id = $1 AND activity_id = $2 AND state = 'live'
+            """,
+            [dispatch.appID, dispatch.activityID, retention.inSeconds])
     }
 
     public func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool {

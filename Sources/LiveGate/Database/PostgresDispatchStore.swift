@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import NIOConcurrencyHelpers
 import PostgresClient
 
 /// Dispatches in PostgreSQL. Updates without an idempotency key go through group commit; everything
@@ -9,14 +10,21 @@ public final class PostgresDispatchStore: DispatchStore {
     let pool: PostgresConnectionPool
     private let updates: GroupCommitQueue<Dispatch, UpdateResolution>
     private let doorbell: DeliveryDoorbell?
+    private let stops: DispatchStopSignals?
+    private let supersedes: Bool
 
+    /// `stops`: this gateway's deliveries, told at once when a commit supersedes one of them.
     public init(
-        pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil
+        pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil,
+        stops: DispatchStopSignals? = nil
     ) {
         self.pool = pool
         self.doorbell = doorbell
+        self.stops = stops
+        let supersedes = commitSettings.supersedes
+        self.supersedes = supersedes
         self.updates = GroupCommitQueue(settings: commitSettings) { batch in
-            await Self.writeUpdates(batch, pool: pool)
+            await Self.writeUpdates(batch, supersede: supersedes, pool: pool)
         }
     }
 
@@ -26,13 +34,27 @@ public final class PostgresDispatchStore: DispatchStore {
     ) async throws -> IdempotentOutcome {
         defer { doorbell?.ring() }
         guard let idempotency else {
-            return .committed(respond(try await updates.submit(dispatch)))
+            let resolution = try await updates.submit(dispatch)
+            stopSuperseded(resolution)
+            return .committed(respond(resolution))
         }
-        return try await pool.transaction { connection in
+        let supersede = supersedes
+        let resolved = NIOLockedValueBox<UpdateResolution?>(nil)
+        let outcome = try await pool.transaction { connection in
             try IdempotencyRecords.run(idempotency, workspaceID: dispatch.workspaceID, on: connection) {
-                respond(try UpdateDispatchStatement.insert([dispatch], on: connection)[0])
+                let resolution = try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: connection)[0]
+                resolved.withLockedValue { $0 = resolution }
+                return respond(resolution)
             }
         }
+        if let resolution = resolved.withLockedValue({ $0 }) { stopSuperseded(resolution) }
+        return outcome
+    }
+
+    /// Tells this gateway's deliveries of the dispatches a commit superseded to stop now, rather than
+    /// at their next page or check.
+    private func stopSuperseded(_ resolution: UpdateResolution) {
+        for id in resolution.supersededDispatches { stops?.stop(id, because: .superseded) }
     }
 
     public func commitStart(
@@ -51,14 +73,19 @@ public final class PostgresDispatchStore: DispatchStore {
 
     /// One statement for the whole batch; if it fails on a row (say its app was deleted meanwhile), each
     /// row is tried alone so the others still commit.
-    static func writeUpdates(_ batch: [Dispatch], pool: PostgresConnectionPool) async -> [Result<UpdateResolution, any Error>] {
+    static func writeUpdates(_ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool) async
+        -> [Result<UpdateResolution, any Error>]
+    {
         do {
-            return try await pool.withConnection { try UpdateDispatchStatement.insert(batch, on: $0) }.map { .success($0) }
+            return try await pool.withConnection { try UpdateDispatchStatement.insert(batch, supersede: supersede, on: $0) }
+                .map { .success($0) }
         } catch let error as PostgresError where error.code == .statementFailed && batch.count > 1 {
             var results: [Result<UpdateResolution, any Error>] = []
             for dispatch in batch {
                 do {
-                    results.append(.success(try await pool.withConnection { try UpdateDispatchStatement.insert([dispatch], on: $0)[0] }))
+                    results.append(.success(try await pool.withConnection {
+                        try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: $0)[0]
+                    }))
                 } catch {
                     results.append(.failure(error))
                 }

@@ -3,7 +3,8 @@ import Foundation
 import PostgresClient
 
 /// Inserts update/end dispatches and, in the same statement, checks whether any device is registered
-/// for each: one round trip, atomic on its own (no BEGIN/COMMIT needed outside a transaction).
+/// for each and supersedes the older unfinished dispatches each one covers (`SupersessionStatement`):
+/// one round trip, atomic on its own (no BEGIN/COMMIT needed outside a transaction).
 ///
 /// The rows travel as one array per column, so the SQL text is the same for any batch size and each
 /// connection prepares it once.
@@ -13,28 +14,40 @@ enum UpdateDispatchStatement {
         sql: """
             WITH batch AS (
                 SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[],
-                                     $7::text[], $8::smallint[], $9::timestamptz[])
+                                     $7::text[], $8::smallint[], $9::timestamptz[], $10::text[])
                     WITH ORDINALITY AS b(id, workspace_id, app_id, event, activity_id, external_id, payload, priority,
-                                         expires_at, position)
+                                         expires_at, send_at, position)
             ),
             inserted AS (
                 INSERT INTO dispatches (id, workspace_id, app_id, event, activity_id, external_id, payload, priority,
-                                        expires_at)
+                                        expires_at, send_at, next_attempt_at)
                 SELECT id, workspace_id, app_id, event, activity_id, nullif(external_id, ''), payload, priority,
-                       expires_at
-                FROM batch
-            )
+                       expires_at, nullif(send_at, '')::timestamptz, coalesce(nullif(send_at, '')::timestamptz, now())
+                FROM batch ORDER BY position
+            ),
+            -- Only messages sent now supersede at commit; a scheduled one does when it becomes due.
+            newer AS (
+                SELECT id, app_id, activity_id, event, external_id, position FROM batch
+                WHERE send_at = '' AND $11::boolean
+            ),
+            superseded AS (\(SupersessionStatement.supersede(
+                olderThanRowsOf: "newer", newest: "n.position DESC",
+                olderCondition: "coalesce(older.send_at, older.created_at) <= now()")))
             SELECT position, EXISTS (
                 SELECT 1 FROM activity_tokens t
                 WHERE t.app_id = batch.app_id AND t.activity_id = batch.activity_id
                   AND (batch.external_id = '' OR t.user_id IN (
                       SELECT u.id FROM users u
                       WHERE u.workspace_id = batch.workspace_id AND u.external_id = batch.external_id))
-            ) AS has_tokens
+            ) AS has_tokens,
+            ARRAY(SELECT s.id::text FROM superseded s WHERE s.superseded_by = batch.id) AS superseded
             FROM batch ORDER BY position
             """)
 
-    static func insert(_ dispatches: [Dispatch], on connection: PostgresConnection) throws -> [UpdateResolution] {
+    /// `supersede` false leaves older dispatches alone (a setting for measuring what supersession saves).
+    static func insert(_ dispatches: [Dispatch], supersede: Bool, on connection: PostgresConnection) throws
+        -> [UpdateResolution]
+    {
         guard !dispatches.isEmpty else { return [] }
         let result = try connection.query(
             statement,
@@ -49,7 +62,13 @@ enum UpdateDispatchStatement {
                 dispatches.map { String(decoding: $0.payload, as: UTF8.self) },
                 dispatches.map { String($0.priority.rawValue) },
                 dispatches.map { PostgresTimestamp.format($0.expiresAt) },
+                dispatches.map { $0.sendAt.map(PostgresTimestamp.format) ?? "" },
+                supersede,
             ])
-        return try result.map { UpdateResolution(hasRegisteredTokens: try $0.require("has_tokens")) }
+        return try result.map { row in
+            UpdateResolution(
+                hasRegisteredTokens: try row.require("has_tokens"),
+                supersededDispatches: try row.require("superseded", as: [String].self).compactMap(UUID.init(uuidString:)))
+        }
     }
 }

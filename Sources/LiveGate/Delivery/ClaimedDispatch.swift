@@ -10,4 +10,6 @@ public struct ClaimedDispatch: Sendable {
     public let attempts: Int
     /// The dispatch's broadcast was sent (and recorded) by an earlier claim: it is not sent again.
     public let broadcastRecorded: Bool
+    /// Superseded or cancelled before this claim could send anything: it ends at once.
+    public var stop: DispatchStop?
 }

@@ -17,6 +17,7 @@ public final class DeliveryEngine: Service, Sendable {
     private let sender: APNsSender
     private let settings: DeliverySettings
     private let doorbell: DeliveryDoorbell
+    private let stops: DispatchStopSignals
     private let logger: Logger
     private let apps: ExpiringCache<UUID, App>
     private let limit: InFlightLimit
@@ -25,14 +26,15 @@ public final class DeliveryEngine: Service, Sendable {
 
     public init(
         queue: any DeliveryQueue, tenancy: any TenancyRepository, sender: APNsSender,
-        settings: DeliverySettings = .init(), doorbell: DeliveryDoorbell = .init(), logger: Logger,
-        worker: String = DeliveryEngine.defaultWorkerName()
+        settings: DeliverySettings = .init(), doorbell: DeliveryDoorbell = .init(), stops: DispatchStopSignals = .init(),
+        logger: Logger, worker: String = DeliveryEngine.defaultWorkerName()
     ) {
         self.queue = queue
         self.tenancy = tenancy
         self.sender = sender
         self.settings = settings
         self.doorbell = doorbell
+        self.stops = stops
         self.logger = logger
         self.worker = worker
         self.limit = InFlightLimit(settings.maximumPushesInFlight)
@@ -52,8 +54,9 @@ public final class DeliveryEngine: Service, Sendable {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { ticker in
                 ticker.addTask { await self.ringEveryPollInterval() }
+                ticker.addTask { await self.checkStopsEveryInterval() }
                 await claimAndDeliverUntilStopped()
-                // The ticker may be asleep for a whole poll interval: wake it to end.
+                // The tickers may be asleep for a whole interval: wake them to end.
                 ticker.cancelAll()
             }
         } onGracefulShutdown: {
@@ -113,9 +116,13 @@ public final class DeliveryEngine: Service, Sendable {
     private var isStopping: Bool { stopping.withLockedValue { $0 } }
 
     private func deliver(_ claimed: ClaimedDispatch) async -> DispatchDelivery.Ending? {
+        let id = claimed.dispatch.id
+        let stop = stops.watch(id)
+        defer { stops.unwatch(id) }
         let delivery = DispatchDelivery(
             queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry),
-            settings: settings, worker: worker, logger: logger, isStopping: { [stopping] in stopping.withLockedValue { $0 } })
+            settings: settings, worker: worker, logger: logger, isStopping: { [stopping] in stopping.withLockedValue { $0 } },
+            stop: stop)
         let started = ContinuousClock.now
         do {
             let app = try await apps.value(for: claimed.dispatch.appID) { try await tenancy.app(id: claimed.dispatch.appID) }
@@ -133,6 +140,21 @@ public final class DeliveryEngine: Service, Sendable {
             let retryAt = Date() + settings.dispatchRetry.baseDelay
             _ = try? await queue.release(claimed.dispatch.id, worker: worker, retryAt: retryAt)
             return nil
+        }
+    }
+
+    /// Dispatches superseded or cancelled through another gateway: one query a second for all of this
+    /// process's deliveries, so none goes on for more than about a second (or one page) after it.
+    private func checkStopsEveryInterval() async {
+        while !isStopping, !Task.isCancelled {
+            try? await Task.sleep(for: settings.stopCheckInterval)
+            let delivering = stops.watched
+            guard !delivering.isEmpty else { continue }
+            do {
+                for (id, reason) in try await queue.stopRequests(among: delivering) { stops.stop(id, because: reason) }
+            } catch {
+                logger.warning("could not check for superseded or cancelled dispatches", metadata: ["error": "\(error)"])
+            }
         }
     }
 

@@ -4,7 +4,9 @@ import Foundation
 /// progressed, finished. Every call after `claim` names the worker, and fails (returns false) once the
 /// lease was lost to another worker, so two workers never both believe they own a dispatch.
 public protocol DeliveryQueue: Sendable {
-    /// Up to `limit` dispatches due now: pending ones, and those whose lease ran out (a crashed worker's).
+    /// Up to `limit` dispatches due now: pending ones (scheduled ones once their time came), and those
+    /// whose lease ran out (a crashed worker's). Each update or end claimed supersedes the older
+    /// unfinished dispatches it covers; one that is itself stopped comes with `stop` set.
     func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch]
     /// The next devices of the fan-out after `cursor`, in cursor order. Update tokens older than
     /// `tokenLifetime` are left out: their activity is over.
@@ -12,9 +14,16 @@ public protocol DeliveryQueue: Sendable {
         async throws -> [FanoutTarget]
     /// How many devices the whole fan-out has (for a log entry when none can be sent).
     func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int
-    /// Records a page of fan-out (counts, cursor, token removals, log entries) atomically and extends the lease.
+    /// Records a page of fan-out (counts, cursor, token removals, log entries) atomically and extends the
+    /// lease; says whether the dispatch was superseded or cancelled meanwhile.
     func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration)
-        async throws -> Bool
+        async throws -> RecordedProgress
+    /// Which of these dispatches (being delivered) were superseded or cancelled since they were claimed.
+    func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop]
+    /// How many dispatches this one superseded are still being delivered (by any gateway).
+    func deliveriesSuperseded(by claimed: ClaimedDispatch) async throws -> Int
+    /// A scheduled whole-tag `end` is being sent: the activity's live channel starts its retention.
+    func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws
     /// Keeps the lease while a long page is under way.
     func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool
     /// The fan-out is over (`done`) or was given up (`failed`): no longer claimable. `log` is written with it.
@@ -28,8 +37,20 @@ public protocol DeliveryQueue: Sendable {
     func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool
 }
 
+/// What recording a page found.
+public enum RecordedProgress: Sendable, Equatable {
+    /// Recorded; `stop` says the dispatch was superseded or cancelled meanwhile.
+    case recorded(stop: DispatchStop?)
+    /// Another worker holds the dispatch now: nothing was recorded.
+    case leaseLost
+}
+
 /// How a dispatch's delivery ended.
 public enum DispatchStatus: String, Sendable {
     case done
     case failed
+    /// A newer dispatch covering its audience stopped it (`DispatchStop.superseded`).
+    case superseded
+    /// Cancelled with `DELETE` while it was being delivered.
+    case cancelled
 }

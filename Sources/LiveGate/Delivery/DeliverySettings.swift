@@ -25,13 +25,26 @@ public struct DeliverySettings: Sendable {
     /// endpoint is used within this. `livegate serve` sets it, like the API's, from
     /// `LIVEGATE_LOOKUP_CACHE_SECONDS`; zero looks the app up for every dispatch.
     public var appCacheTimeToLive: Duration
+    /// How often the engine asks the database whether a dispatch it delivers was superseded or cancelled
+    /// through another gateway (its own API tells it at once; each recorded page tells it too).
+    public var stopCheckInterval: Duration
+    /// Claimed updates and ends supersede the older dispatches they cover (`LIVEGATE_SUPERSESSION=off`
+    /// turns it off, to measure what it saves).
+    public var supersedes: Bool
+    /// At most this long, a dispatch waits for the ones it superseded to stop sending before it starts,
+    /// so no device gets the older state after the newer one. A crashed gateway's never stop: it goes on.
+    public var supersededStopTimeout: Duration
+    /// How long an ended activity's channel is kept: a scheduled `end` starts it when it is sent.
+    public var channelRetention: Duration
 
     public init(
         pageSize: Int = 1_000, maximumPushesInFlight: Int = 400, concurrentDispatches: Int = 8,
         lease: Duration = .seconds(60), pollInterval: Duration = .milliseconds(250),
         pushRetry: RetryPolicy = .init(maximumAttempts: 4, baseDelay: .milliseconds(250), maximumDelay: .seconds(5)),
         dispatchRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),
-        tokenLifetime: Duration = .seconds(12 * 3600), appCacheTimeToLive: Duration = .seconds(5)
+        tokenLifetime: Duration = .seconds(12 * 3600), appCacheTimeToLive: Duration = .seconds(5),
+        stopCheckInterval: Duration = .seconds(1), supersedes: Bool = true, supersededStopTimeout: Duration = .seconds(3),
+        channelRetention: Duration = .seconds(3600)
     ) {
         self.pageSize = pageSize
         self.maximumPushesInFlight = maximumPushesInFlight
@@ -42,5 +55,9 @@ public struct DeliverySettings: Sendable {
         self.dispatchRetry = dispatchRetry
         self.tokenLifetime = tokenLifetime
         self.appCacheTimeToLive = appCacheTimeToLive
+        self.stopCheckInterval = stopCheckInterval
+        self.supersedes = supersedes
+        self.supersededStopTimeout = supersededStopTimeout
+        self.channelRetention = channelRetention
     }
 }

@@ -6,7 +6,8 @@ import NIOConcurrencyHelpers
 
 /// Delivers one claimed dispatch: checks the app can send, pages through its devices, sends each page's
 /// pushes concurrently (the next page starting while the current one's last answers come in), and
-/// records the pages in order, so a crash repeats at most two pages and loses nothing.
+/// records the pages in order, so a crash repeats at most two pages and loses nothing. A dispatch
+/// superseded or cancelled meanwhile stops at its next batch and ends with what it sent counted.
 struct DispatchDelivery: Sendable {
     /// How a delivery left the dispatch.
     enum Ending: Sendable, Equatable {
@@ -23,9 +24,14 @@ struct DispatchDelivery: Sendable {
     let worker: String
     let logger: Logger
     let isStopping: @Sendable () -> Bool
+    /// Raised when the dispatch is superseded or cancelled; checked before every batch.
+    let stop: DispatchStopFlag
 
     func deliver(_ claimed: ClaimedDispatch, app: App?) async throws -> Ending {
         let dispatch = claimed.dispatch
+        if let stop = claimed.stop {
+            return try await finish(claimed, stop.status)
+        }
         guard let app else {
             logger.warning("dispatch dropped: its app was deleted", metadata: ["dispatch_id": "\(dispatch.id)"])
             return try await finish(claimed, .failed)
@@ -41,8 +47,14 @@ struct DispatchDelivery: Sendable {
         return try await withThrowingTaskGroup(of: Ending?.self) { group in
             group.addTask { await keepLease(dispatch.id, lost: leaseLost); return nil }
             defer { group.cancelAll() }
+            if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt != nil {
+                // A scheduled end: the activity, and its channel, end now rather than when it was accepted.
+                try await queue.endChannel(of: claimed, deletingAfter: settings.channelRetention)
+            }
+            if dispatch.event != .start, settings.supersedes { await waitForSupersededToStop(claimed) }
             let broadcast = try await broadcast(claimed, to: destination)
             if case .ended(let ending) = broadcast { return ending }
+            if let stop = stop.raised { return try await finish(claimed, stop.status) }
             return try await fanOut(
                 claimed, to: destination, broadcastDelivered: broadcast == .delivered,
                 leaseLost: { leaseLost.withLockedValue { $0 } })
@@ -75,11 +87,18 @@ struct DispatchDelivery: Sendable {
                 _ = await sending.value
                 throw error
             }
-            let goOn = !following.isEmpty && !isStopping() && !leaseLost()
+            let goOn = !following.isEmpty && !isStopping() && !leaseLost() && stop.raised == nil
             let next = goOn ? startSending(following, of: dispatch, to: destination) : nil
             if let ending = try await settle(await sending.value, claimed, pageStart: cursor) {
                 _ = await next?.value
                 return ending
+            }
+            if let reason = stop.raised {
+                // What the overlapping page sent before the stop is counted too.
+                if let next, let ending = try await settle(await next.value, claimed, pageStart: sendingEnd) {
+                    return ending
+                }
+                return try await finish(claimed, reason.status)
             }
             cursor = sendingEnd
             guard let next, let followingEnd = following.last?.cursor else {
@@ -98,13 +117,14 @@ struct DispatchDelivery: Sendable {
         Task { await send(page, of: dispatch, to: destination) }
     }
 
-    /// Records a page, or ends the dispatch when the page says it cannot go on (nil: go on).
+    /// Records a page, or ends the dispatch when the page says it cannot go on (nil: go on, unless the
+    /// page's record raised the stop).
     private func settle(_ outcome: PageOutcome, _ claimed: ClaimedDispatch, pageStart: Int64) async throws -> Ending? {
         if let problem = outcome.credentialProblem {
             guard try await record(claimed, outcome.progress) else { return .leaseLost }
             return try await finish(claimed, .failed, log: [problem])
         }
-        if let problem = outcome.unreachable {
+        if let problem = outcome.unreachable, stop.raised == nil {
             return try await retryLater(claimed, cursor: pageStart, outcome: outcome, problem: problem)
         }
         guard try await record(claimed, outcome.progress) else { return .leaseLost }
@@ -122,18 +142,18 @@ struct DispatchDelivery: Sendable {
         }
         let chunk = settings.pushesPerBatch
         let results = await withTaskGroup(
-            of: (Int, [(result: PushResult, retries: Int)]).self,
-            returning: [(result: PushResult, retries: Int, push: LiveActivityPush)].self
+            of: (Int, [(result: PushResult, retries: Int)?]).self,
+            returning: [(result: PushResult, retries: Int, push: LiveActivityPush)?].self
         ) { group in
             for start in stride(from: 0, to: pushes.count, by: chunk) {
                 let batch = Array(pushes[start..<min(start + chunk, pushes.count)])
-                group.addTask { (start, await sending.send(batch, to: destination)) }
+                group.addTask { (start, await sending.send(batch, to: destination, unless: stop)) }
             }
             var results = [(result: PushResult, retries: Int)?](repeating: nil, count: pushes.count)
             for await (start, sent) in group {
                 for (offset, outcome) in sent.enumerated() { results[start + offset] = outcome }
             }
-            return zip(results, pushes).map { ($0!.result, $0!.retries, $1) }
+            return zip(results, pushes).map { result, push in result.map { ($0.result, $0.retries, push) } }
         }
         return PageOutcome(page: page, results: results, dispatch: dispatch)
     }
@@ -163,8 +183,25 @@ struct DispatchDelivery: Sendable {
         try await queue.targets(of: claimed, after: cursor, limit: settings.pageSize, tokenLifetime: settings.tokenLifetime)
     }
 
+    /// Records a page; false when the lease was lost. A stop the record brings back is raised.
     private func record(_ claimed: ClaimedDispatch, _ progress: FanoutProgress) async throws -> Bool {
-        try await queue.recordProgress(claimed, worker: worker, progress: progress, lease: settings.lease)
+        switch try await queue.recordProgress(claimed, worker: worker, progress: progress, lease: settings.lease) {
+        case .leaseLost:
+            return false
+        case .recorded(let reason):
+            if let reason { stop.raise(reason) }
+            return true
+        }
+    }
+
+    /// The dispatches this one superseded may still have pushes out (another gateway learns of it within
+    /// a second): wait for them, briefly, so a device never gets the older state after this one.
+    private func waitForSupersededToStop(_ claimed: ClaimedDispatch) async {
+        let deadline = ContinuousClock.now + settings.supersededStopTimeout
+        while ContinuousClock.now < deadline, stop.raised == nil {
+            guard let delivering = try? await queue.deliveriesSuperseded(by: claimed), delivering > 0 else { return }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     func finish(_ claimed: ClaimedDispatch, _ status: DispatchStatus, log: [ActivityLogEntry] = []) async throws -> Ending {

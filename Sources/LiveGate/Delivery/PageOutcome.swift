@@ -10,12 +10,14 @@ struct PageOutcome: Sendable {
     /// Set when no push of the page reached APNs: the dispatch is worth retrying later as a whole.
     var unreachable: PushResult.RetriableProblem?
 
-    /// Tallies each device's result: counts, tokens to remove or retire, log entries.
-    init(page: [FanoutTarget], results: [(result: PushResult, retries: Int, push: LiveActivityPush)], dispatch: Dispatch) {
+    /// Tallies each device's result: counts, tokens to remove or retire, log entries. A nil result is
+    /// a push not sent because the dispatch was stopped: it counts nowhere.
+    init(page: [FanoutTarget], results: [(result: PushResult, retries: Int, push: LiveActivityPush)?], dispatch: Dispatch) {
         progress = FanoutProgress(cursor: page.last?.cursor ?? 0)
         var unreachableCount = 0
         var lastUnreachable: PushResult.RetriableProblem?
         for (target, sent) in zip(page, results) {
+            guard let sent else { continue }
             progress.retried += sent.retries
             switch sent.result {
             case .delivered:

@@ -8,28 +8,35 @@ struct PushSending: Sendable {
     let limit: InFlightLimit
     let retry: RetryPolicy
 
-    /// Each push's result, and how many extra tries it took, in order.
-    func send(_ pushes: [LiveActivityPush], to destination: APNsDestination) async -> [(result: PushResult, retries: Int)] {
-        await withRetries(count: pushes.count) { indices in
+    /// Each push's result, and how many extra tries it took, in order; nil for a push not sent because
+    /// `stop` was raised before its batch (or its retry) got its turn.
+    func send(_ pushes: [LiveActivityPush], to destination: APNsDestination, unless stop: DispatchStopFlag? = nil)
+        async -> [(result: PushResult, retries: Int)?]
+    {
+        await withRetries(count: pushes.count, unless: stop) { indices in
             await sender.send(indices.map { pushes[$0] }, to: destination)
         }
     }
 
     /// One push to a channel's subscribers, retried like a device's push.
     func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> (result: PushResult, retries: Int) {
-        await withRetries(count: 1) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]
+        await withRetries(count: 1, unless: nil) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]!
     }
 
     /// `send` gets the indices (of `0..<count`) to try and returns their answers in that order.
     private func withRetries(
-        count: Int, _ send: ([Int]) async -> [APNsSendResult]
-    ) async -> [(result: PushResult, retries: Int)] {
+        count: Int, unless stop: DispatchStopFlag?, _ send: ([Int]) async -> [APNsSendResult]
+    ) async -> [(result: PushResult, retries: Int)?] {
         var results = [(result: PushResult, retries: Int)?](repeating: nil, count: count)
         var pending = Array(0..<count)
         var attempt = 1
         while !pending.isEmpty {
-            // Permits are held for the requests only, not while waiting to retry.
-            let answers = await limit.withPermits(pending.count) { await send(pending) }
+            // Permits are held for the requests only, not while waiting to retry. The stop is checked
+            // once the batch's turn comes: batches queued behind others' never go.
+            let answers: [APNsSendResult]? = await limit.withPermits(pending.count) {
+                stop?.raised != nil ? nil : await send(pending)
+            }
+            guard let answers else { break }
             var again: [Int] = []
             for (index, answer) in zip(pending, answers) {
                 if let result = PushResult(answer, attempt: attempt, maximumAttempts: retry.maximumAttempts) {
@@ -44,6 +51,6 @@ struct PushSending: Sendable {
                 attempt += 1
             }
         }
-        return results.map { $0! }
+        return results
     }
 }

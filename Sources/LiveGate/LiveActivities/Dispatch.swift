@@ -16,10 +16,13 @@ public struct Dispatch: Sendable {
     public let priority: APNsPriority
     /// `apns-expiration`: past this, APNs stops trying.
     public let expiresAt: Date
+    /// When it is to be sent (`send_at`); nil: as soon as it is committed.
+    public let sendAt: Date?
 
     public init(
         id: UUID = UUID(), workspaceID: UUID, appID: UUID, event: LiveActivityEvent, activityID: String,
-        externalID: String?, payload: [UInt8], priority: APNsPriority, expiresAt: Date
+        externalID: String?, payload: [UInt8], priority: APNsPriority, expiresAt: Date,
+        sendAt: Date? = nil
     ) {
         self.id = id
         self.workspaceID = workspaceID
@@ -30,5 +33,6 @@ public struct Dispatch: Sendable {
         self.payload = payload
         self.priority = priority
         self.expiresAt = expiresAt
+        self.sendAt = sendAt
     }
 }

@@ -6,9 +6,13 @@ public struct DispatchCommitSettings: Sendable, Equatable {
     public var maximumConcurrentStatements: Int
     /// Rows one statement may carry.
     public var maximumRowsPerStatement: Int
+    /// An accepted update or end supersedes the older dispatches it covers. Off only to measure what
+    /// supersession saves (`LIVEGATE_SUPERSESSION=off`).
+    public var supersedes: Bool
 
-    public init(maximumConcurrentStatements: Int = 1, maximumRowsPerStatement: Int = 128) {
+    public init(maximumConcurrentStatements: Int = 1, maximumRowsPerStatement: Int = 128, supersedes: Bool = true) {
         self.maximumConcurrentStatements = max(1, maximumConcurrentStatements)
         self.maximumRowsPerStatement = max(1, maximumRowsPerStatement)
+        self.supersedes = supersedes
     }
 }

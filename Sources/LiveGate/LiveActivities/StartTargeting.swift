@@ -1,3 +1,5 @@
+import Foundation
+
 /// Who a start goes to, and what came of looking them up.
 public struct StartTargeting: Sendable, Equatable {
     /// The ActivityAttributes type whose push-to-start tokens are used.
@@ -29,8 +31,11 @@ public struct StartResolution: Sendable, Equatable {
 public struct UpdateResolution: Sendable, Equatable {
     /// False when no device (of that user, if one was named) is registered under the tag yet.
     public var hasRegisteredTokens: Bool
+    /// The older unfinished dispatches this one superseded when it was committed.
+    public var supersededDispatches: [UUID]
 
-    public init(hasRegisteredTokens: Bool) {
+    public init(hasRegisteredTokens: Bool, supersededDispatches: [UUID] = []) {
         self.hasRegisteredTokens = hasRegisteredTokens
+        self.supersededDispatches = supersededDispatches
     }
 }

@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 
 /// The fields `update` and `start` share (SPEC §4–§5).
 struct CommonMessageFields {
@@ -12,9 +13,11 @@ struct CommonMessageFields {
     var relevanceScore: JSONValue?
     var notification: ApplePushOptions
     var priority: APNsPriority
+    /// `send_at`: nil sends at once.
+    var sendAt: Date?
 
     /// Nil when a required field is missing or wrong; every problem is recorded in `fields.problems`.
-    static func read(_ fields: FieldReader, notificationRequired: Bool) -> CommonMessageFields? {
+    static func read(_ fields: FieldReader, notificationRequired: Bool, now: Date) -> CommonMessageFields? {
         let appID = fields.string("app_id", required: true, maxBytes: 128)
         let activityID = fields.string("activity_id", required: true, maxBytes: maximumActivityIDBytes)
         let contentState = fields.object("content_state", required: true)
@@ -23,10 +26,11 @@ struct CommonMessageFields {
         let relevanceScore = fields.number("relevance_score")
         let notification = fields.nested("notification", required: notificationRequired).map(ApplePushOptions.read)
         let priority = MessagePriority.resolve(fields, notification: notification ?? ApplePushOptions())
+        let sendAt = SendAt.read(fields, now: now)
         guard let appID, let activityID, let contentState, notification != nil || !notificationRequired else { return nil }
         return CommonMessageFields(
             appID: appID, activityID: activityID, contentState: contentState, staleDate: staleDate,
             dismissalDate: dismissalDate, relevanceScore: relevanceScore, notification: notification ?? ApplePushOptions(),
-            priority: priority)
+            priority: priority, sendAt: sendAt)
     }
 }

@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 
 /// Reads typed fields out of a JSON object, recording a problem a person can act on (which field, what
 /// was expected, what came) for each one that is missing or wrong. A JSON `null` counts as absent.
@@ -90,6 +91,18 @@ struct FieldReader {
             return nil
         }
         return seconds
+    }
+
+    /// An ISO-8601 date-time with a zone, to the millisecond (a fraction beyond rounds up).
+    func instant(_ field: String) -> Date? {
+        guard let value = value(field) else { return nil }
+        guard let text = value.stringValue, let milliseconds = ISO8601Timestamp.epochMilliseconds(from: text) else {
+            let shown = value.stringValue.map { "'\($0.prefix(64))'" } ?? value.typeName
+            problems.add(
+                "\(name(field)) must be an ISO-8601 date-time with a time zone, such as 2023-02-28T18:30:00+0000; got \(shown)")
+            return nil
+        }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
     }
 
     func priority(_ field: String) -> APNsPriority? {

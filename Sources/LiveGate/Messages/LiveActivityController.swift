@@ -49,9 +49,11 @@ public struct LiveActivityController: Sendable {
 
     @Sendable func update(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
-        let message = try LiveActivityUpdateRequest.parse(body.object)
+        let acceptedAt = clock.now()
+        let message = try LiveActivityUpdateRequest.parse(body.object, now: acceptedAt)
         let app = try await apps.app(identifier: message.common.appID, ofKeyIn: context)
-        let accepted = try prepare(request, body: body, app: app, message.common, payload: message.payload)
+        let accepted = try prepare(
+            request, body: body, app: app, message.common, acceptedAt: acceptedAt, payload: message.payload)
         let dispatch = accepted.dispatch(event: message.event, externalID: message.externalID)
         let warnings = message.warnings
         let outcome = try await dispatches.commitUpdate(dispatch, idempotency: accepted.idempotency) { resolution in
@@ -61,9 +63,10 @@ public struct LiveActivityController: Sendable {
             }
             return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
         }
-        if dispatch.event == .end, dispatch.externalID == nil, outcome != .keyReused {
+        if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt == nil, outcome != .keyReused {
             // After the commit, replays included: a retried end finishes what a crash here left undone.
             // An end narrowed to one user's devices leaves the activity, and its channel, to the others.
+            // A scheduled end ends the channel when it is delivered (DispatchDelivery).
             try await channels.end(app: app, activityID: dispatch.activityID, deletingAfter: channelRetention)
         }
         context.logger.info(
@@ -74,12 +77,13 @@ public struct LiveActivityController: Sendable {
 
     @Sendable func start(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
-        let message = try LiveActivityStartRequest.parse(body.object)
+        let acceptedAt = clock.now()
+        let message = try LiveActivityStartRequest.parse(body.object, now: acceptedAt)
         let app = try await apps.app(identifier: message.common.appID, ofKeyIn: context)
         // One indexed read: an activity with a live channel is started on it.
         let channel = try await channels.channel(app: app, activityID: message.common.activityID)
         let liveChannelID = channel?.state == .live ? channel?.channelID : nil
-        let accepted = try prepare(request, body: body, app: app, message.common) {
+        let accepted = try prepare(request, body: body, app: app, message.common, acceptedAt: acceptedAt) {
             message.payload(timestamp: $0, channel: liveChannelID)
         }
         let dispatch = accepted.dispatch(event: .start, externalID: nil)
@@ -98,14 +102,15 @@ public struct LiveActivityController: Sendable {
     }
 
     /// What both endpoints do between finding the app and committing: read the idempotency key, and
-    /// build the payload once, refusing it if APNs would.
+    /// build the payload once, refusing it if APNs would. The payload's `timestamp`, by which devices
+    /// order updates, is the time it is sent: `send_at` when scheduled.
     private func prepare(
-        _ request: Request, body: JSONRequestBody, app: App, _ common: CommonMessageFields,
+        _ request: Request, body: JSONRequestBody, app: App, _ common: CommonMessageFields, acceptedAt: Date,
         payload: (Int64) -> LiveActivityPayload
     ) throws -> PreparedMessage {
         let idempotency = try IdempotencyHeader.claim(request, body: body.bytes)
-        let acceptedAt = clock.now()
-        let bytes = payload(Int64(acceptedAt.timeIntervalSince1970)).encoded()
+        let sentAt = common.sendAt ?? acceptedAt
+        let bytes = payload(Int64(sentAt.timeIntervalSince1970)).encoded()
         try APNsPayloadLimit.check(bytes)
         return PreparedMessage(
             app: app, common: common, idempotency: idempotency, acceptedAt: acceptedAt, payload: bytes)

@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 
 /// A validated `POST /messages/live_activity/start` body (SPEC §5).
 struct LiveActivityStartRequest {
@@ -10,14 +11,15 @@ struct LiveActivityStartRequest {
     /// De-duplicated, in the order given.
     var users: [UserReference]
 
-    static func parse(_ body: JSONObject) throws(APIError) -> LiveActivityStartRequest {
+    /// `now` is the time the message is accepted: `send_at` is checked against it.
+    static func parse(_ body: JSONObject, now: Date) throws(APIError) -> LiveActivityStartRequest {
         let problems = ValidationProblems()
         let fields = FieldReader(body, problems: problems)
         for unsupported in ["segment_id", "custom_audience", "audience", "broadcast"] where fields.has(unsupported) {
             problems.add(
                 "\(unsupported) targeting is not supported yet: name the users with external_user_ids or user_aliases")
         }
-        let common = CommonMessageFields.read(fields, notificationRequired: true)
+        let common = CommonMessageFields.read(fields, notificationRequired: true, now: now)
         let attributesType = fields.string("activity_attributes_type", required: true, maxBytes: 256)
         let attributes = fields.object("activity_attributes", required: true)
         if let alert = common?.notification.alert, problems.isEmpty {

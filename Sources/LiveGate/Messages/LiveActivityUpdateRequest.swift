@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 
 /// A validated `POST /messages/live_activity/update` body (SPEC §4).
 struct LiveActivityUpdateRequest {
@@ -8,10 +9,11 @@ struct LiveActivityUpdateRequest {
     /// Accepted, but worth telling the caller about.
     var warnings: [String] = []
 
-    static func parse(_ body: JSONObject) throws(APIError) -> LiveActivityUpdateRequest {
+    /// `now` is the time the message is accepted: `send_at` is checked against it.
+    static func parse(_ body: JSONObject, now: Date) throws(APIError) -> LiveActivityUpdateRequest {
         let problems = ValidationProblems()
         let fields = FieldReader(body, problems: problems)
-        let common = CommonMessageFields.read(fields, notificationRequired: false)
+        let common = CommonMessageFields.read(fields, notificationRequired: false, now: now)
         let endActivity = fields.bool("end_activity") ?? false
         let externalID = fields.string("external_id", maxBytes: 512)
         try problems.throwIfAny()

@@ -13,6 +13,6 @@ struct PreparedMessage {
         Dispatch(
             workspaceID: app.workspaceID, appID: app.id, event: event, activityID: common.activityID,
             externalID: externalID, payload: payload, priority: common.priority,
-            expiresAt: acceptedAt + MessageClock.defaultExpiry)
+            expiresAt: (common.sendAt ?? acceptedAt) + MessageClock.defaultExpiry, sendAt: common.sendAt)
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import PostgresClient
+
+/// Newest state first (SPEC §9): a newer update or end makes the unsent pushes of an older unfinished
+/// dispatch pointless when it covers that dispatch's audience. Such a dispatch still waiting (`pending`)
+/// ends as `superseded` at once; one being delivered gets `superseded_by`, and its worker stops at its
+/// next batch.
+///
+/// Covering: same app and activity; the newer one is for the whole tag, or narrowed to the same
+/// `external_id`; an `end` is never superseded by an `update`; a `start` neither supersedes nor is
+/// superseded. Supersession is transitive, so the newest covering dispatch is the one recorded.
+enum SupersessionStatement {
+    /// An `UPDATE … RETURNING id, superseded_by` marking what the rows of `newer` (a CTE or subquery
+    /// with `id, app_id, activity_id, event, external_id`; `''` or NULL for the whole tag) supersede.
+    /// `olderCondition` says which candidates `older` are older than `n`; `newest` orders the newer rows
+    /// newest first, so each older dispatch records the newest one covering it.
+    static func supersede(olderThanRowsOf newer: String, newest: String, olderCondition: String) -> String {
+        """
+        UPDATE dispatches o
+            SET superseded_by = s.newer_id,
+                status = CASE WHEN o.status = 'pending' THEN 'superseded' ELSE o.status END,
+                completed_at = CASE WHEN o.status = 'pending' THEN now() ELSE o.completed_at END
+            FROM (
+                SELECT DISTINCT ON (older.id) older.id, n.id AS newer_id
+                FROM \(newer) n
+                JOIN dispatches older ON older.app_id = n.app_id AND older.activity_id = n.activity_id
+                WHERE older.status IN ('pending', 'delivering') AND older.superseded_by IS NULL
+                  AND older.cancel_requested_at IS NULL AND older.id <> n.id
+                  AND older.event <> 'start' AND n.event <> 'start'
+                  AND (n.event = 'end' OR older.event = 'update')
+                  AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
+                  AND \(olderCondition)
+                ORDER BY older.id, \(newest)
+            ) s
+            WHERE o.id = s.id AND o.superseded_by IS NULL AND o.status IN ('pending', 'delivering')
+            RETURNING o.id, o.superseded_by
+        """
+    }
+
+    /// The dispatches that take effect now (just claimed: sent now, or a scheduled one now due) supersede
+    /// what they cover among the dispatches that took effect before them: by send time, then by
+    /// acceptance order. Catches what the commit could not: a scheduled dispatch becoming due, and
+    /// dispatches committed at the same moment by different statements or gateways.
+    static let onClaim = PostgresStatement(
+        name: "livegate_supersede_on_claim",
+        sql: supersede(
+            olderThanRowsOf: """
+                (SELECT id, app_id, activity_id, event, external_id, send_at, created_at, sequence
+                 FROM dispatches WHERE id = ANY($1::uuid[]) AND event <> 'start')
+                """,
+            newest: "coalesce(n.send_at, n.created_at) DESC, n.sequence DESC",
+            olderCondition: """
+                (coalesce(older.send_at, older.created_at), older.sequence)
+                    < (coalesce(n.send_at, n.created_at), n.sequence)
+                """))
+
+    /// Runs `onClaim` for `claimed`; returns each dispatch it superseded with the one that did.
+    static func supersede(byClaimed claimed: [UUID], on connection: PostgresConnection) throws -> [UUID: UUID] {
+        guard !claimed.isEmpty else { return [:] }
+        var superseded: [UUID: UUID] = [:]
+        for row in try connection.query(onClaim, [claimed.map(\.uuidString)]) {
+            superseded[try row.require("id")] = try row.require("superseded_by")
+        }
+        return superseded
+    }
+}

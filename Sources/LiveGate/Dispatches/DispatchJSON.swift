@@ -1,0 +1,33 @@
+import APNsCore
+import CivilTime
+import Foundation
+
+/// The JSON of a dispatch resource. Absent values are `null`, so every body has the same keys; times
+/// are UTC with milliseconds.
+enum DispatchJSON {
+    static func object(_ record: DispatchRecord) -> JSONObject {
+        var object = JSONObject()
+        object.set("dispatch_id", .string(record.id.uuidString.lowercased()))
+        object.set("app_id", record.appIdentifier.map(JSONValue.string) ?? .null)
+        object.set("activity_id", .string(record.activityID))
+        object.set("event", .string(record.event.rawValue))
+        object.set("external_id", record.externalID.map(JSONValue.string) ?? .null)
+        object.set("status", .string(record.state.rawValue))
+        object.set("accepted_at", .string(time(record.acceptedAt)))
+        object.set("send_at", record.sendAt.map { .string(time($0)) } ?? .null)
+        object.set("completed_at", record.completedAt.map { .string(time($0)) } ?? .null)
+        object.set("superseded_by", record.supersededBy.map { .string($0.uuidString.lowercased()) } ?? .null)
+        var devices = JSONObject()
+        devices.set("sent", .integer(record.devices.sent))
+        devices.set("failed", .integer(record.devices.failed))
+        devices.set("retried", .integer(record.devices.retried))
+        devices.set("removed", .integer(record.devices.removed))
+        object.set("devices", .object(devices))
+        return object
+    }
+
+    /// `2026-11-23T18:30:00.250Z`.
+    static func time(_ date: Date) -> String {
+        UTCTimestamp.iso8601(Int64((date.timeIntervalSince1970 * 1_000).rounded()), unitsPerSecond: 1_000)
+    }
+}

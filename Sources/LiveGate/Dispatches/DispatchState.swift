@@ -1,0 +1,21 @@
+/// A dispatch's status as the API shows it (`GET /messages/live_activity/dispatches/{id}`).
+public enum DispatchState: String, Sendable, CaseIterable {
+    /// Accepted with a `send_at` still ahead.
+    case scheduled
+    /// Due, waiting for a delivery worker (or handed back to be tried again later).
+    case pending
+    case delivering
+    case done
+    case failed
+    /// A newer update or end covering its audience took over; what it sent is counted.
+    case superseded
+    case cancelled
+
+    /// Nothing more will be sent: a `DELETE` is refused.
+    public var isFinished: Bool {
+        switch self {
+        case .scheduled, .pending, .delivering: false
+        case .done, .failed, .superseded, .cancelled: true
+        }
+    }
+}
