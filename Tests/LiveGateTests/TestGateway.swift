@@ -10,9 +10,10 @@ import TestSupport
 enum TestGateway {
     static func app(
         _ database: TestDatabase, configuration: GatewayConfiguration = .init(),
-        clock: MessageClock = .system, logger: Logger = .quiet, doorbell: DeliveryDoorbell? = nil
+        clock: MessageClock = .system, logger: Logger = .quiet, doorbell: DeliveryDoorbell? = nil,
+        stops: DispatchStopSignals? = nil
     ) -> some ApplicationProtocol {
-        var dependencies = GatewayDependencies.postgres(pool: database.pool, doorbell: doorbell)
+        var dependencies = GatewayDependencies.postgres(pool: database.pool, doorbell: doorbell, stops: stops)
         dependencies.clock = clock
         return buildApplication(
             configuration: configuration, dependencies: dependencies, logger: logger,

@@ -23,6 +23,8 @@ struct DeliveryHarness {
     let endpoint: APNsEndpoint
     /// Rung by the router after each commit; wakes `engine` when it runs as a service.
     let doorbell: DeliveryDoorbell
+    /// Shared by the router and `engine`, as in `serve`: a commit or `DELETE` here stops a delivery at once.
+    let stops: DispatchStopSignals
     let certificate: TestKeyPair.Certificate
     let tokenCache: ProviderTokenCache
     let settings: DeliverySettings
@@ -45,14 +47,15 @@ struct DeliveryHarness {
                 let tenant = try await database.makeTenant(
                     bundleID: APNsSimulatorTests.bundleID, endpoint: endpoint, credentials: credentials ? fixture.credentials : nil)
                 let doorbell = DeliveryDoorbell()
+                let stops = DispatchStopSignals()
                 let engine = DeliveryEngine(
-                    queue: PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
+                    queue: PostgresDeliveryQueue(pool: database.pool, supersedes: settings.supersedes), tenancy: database.tenancy,
                     sender: APNsSender(tokens: tokens, transport: .init(trustedCAFile: fixture.certificate.certificateFile)),
-                    settings: settings, doorbell: doorbell, logger: .quiet, worker: "test-worker")
+                    settings: settings, doorbell: doorbell, stops: stops, logger: .quiet, worker: "test-worker")
                 let harness = DeliveryHarness(
                     database: database, simulator: fixture.simulator,
                     tenant: tenant, engine: engine, keys: fixture.keys,
-                    endpoint: endpoint, doorbell: doorbell, certificate: fixture.certificate, tokenCache: tokens,
+                    endpoint: endpoint, doorbell: doorbell, stops: stops, certificate: fixture.certificate, tokenCache: tokens,
                     settings: settings)
                 do {
                     try await body(harness)
@@ -67,7 +70,7 @@ struct DeliveryHarness {
 
     /// Calls the gateway's router, as the customer's server and the SDK would.
     func api(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await TestGateway.app(database, doorbell: doorbell).test(.router) { client in try await body(client) }
+        try await TestGateway.app(database, doorbell: doorbell, stops: stops).test(.router) { client in try await body(client) }
     }
 
     /// Another engine (another gateway) over the same database and simulator, with its own doorbell.

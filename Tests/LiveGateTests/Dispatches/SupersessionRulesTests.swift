@@ -1,0 +1,131 @@
+import APNsCore
+import Foundation
+import LiveGate
+import PostgresClient
+import Testing
+import TestSupport
+
+/// Which older dispatches an accepted update or end supersedes, read back through the dispatch resource.
+/// No delivery runs, so the older ones are still pending and end as `superseded` at once.
+@Suite("Supersession: which dispatches a newer one covers")
+struct SupersessionRulesTests {
+    @Test func aWholeTagUpdateSupersedesOlderUpdatesOfTheTagWhetherWholeOrNarrowed() async throws {
+        try await DispatchAPI.with { api in
+            let whole = try await api.update()
+            let narrowed = try await api.update(externalID: "fan-7")
+            let newest = try await api.update(state: #"{"score":"2-0"}"#)
+            #expect(try await api.status(whole) == "superseded")
+            #expect(try await api.status(narrowed) == "superseded")
+            #expect(try await api.supersededBy(whole) == newest)
+            #expect(try await api.supersededBy(narrowed) == newest)
+            #expect(try await api.status(newest) == "pending")
+            let completed = try await api.get(whole).json["completed_at"]?.stringValue
+            #expect(completed != nil, "a superseded dispatch has ended")
+        }
+    }
+
+    @Test func aNarrowedUpdateSupersedesOnlyOlderOnesNarrowedToTheSameUser() async throws {
+        try await DispatchAPI.with { api in
+            let whole = try await api.update()
+            let sameUser = try await api.update(externalID: "fan-7")
+            let otherUser = try await api.update(externalID: "fan-8")
+            let newest = try await api.update(externalID: "fan-7", state: #"{"score":"2-0"}"#)
+            #expect(try await api.status(whole) == "pending", "a narrowed update does not reach the whole tag")
+            #expect(try await api.status(otherUser) == "pending")
+            #expect(try await api.status(sameUser) == "superseded")
+            #expect(try await api.supersededBy(sameUser) == newest)
+        }
+    }
+
+    @Test func anEndIsNeverSupersededByAnUpdateButSupersedesUpdatesAndEnds() async throws {
+        try await DispatchAPI.with { api in
+            let update = try await api.update()
+            let firstEnd = try await api.update(end: true)
+            #expect(try await api.status(update) == "superseded", "an end covers an older update")
+            let later = try await api.update(state: #"{"score":"3-0"}"#)
+            #expect(try await api.status(firstEnd) == "pending", "an update never supersedes an end")
+            let secondEnd = try await api.update(end: true, state: #"{"score":"3-1"}"#)
+            #expect(try await api.status(firstEnd) == "superseded")
+            #expect(try await api.supersededBy(firstEnd) == secondEnd)
+            #expect(try await api.status(later) == "superseded")
+        }
+    }
+
+    @Test func aStartIsNeverSupersededAndSupersedesNothing() async throws {
+        try await DispatchAPI.with { api in
+            try await api.database.registerPushToStart(api.tenant, type: "MatchAttributes", device: "d1", token: token(0x51), externalID: "fan-1")
+            let update = try await api.update()
+            let start = try await api.start()
+            #expect(try await api.status(update) == "pending", "a start supersedes nothing")
+            try await api.update(end: true)
+            #expect(try await api.status(start) == "pending", "an end of the same activity leaves a start alone")
+            #expect(try await api.status(update) == "superseded")
+        }
+    }
+
+    @Test func otherActivitiesAndFinishedDispatchesAreLeftAlone() async throws {
+        try await DispatchAPI.with { api in
+            let other = try await api.update("match-2")
+            let finished = try await api.update()
+            try await api.database.pool.query("UPDATE dispatches SET status = 'done', completed_at = now() WHERE id = $1", [finished])
+            try await api.update()
+            #expect(try await api.status(other) == "pending")
+            #expect(try await api.status(finished) == "done")
+        }
+    }
+
+    /// A scheduled update is newer than anything sent before its time: immediate updates leave it alone,
+    /// and once due it supersedes what it covers.
+    @Test func aScheduledUpdateSupersedesWhenItBecomesDueNotWhenAccepted() async throws {
+        try await DispatchAPI.with { api in
+            let sendAt = Date().addingTimeInterval(3600)
+            let scheduled = try await api.update(sendAt: sendAt.iso8601, state: #"{"score":"later"}"#)
+            let now = try await api.update()
+            #expect(try await api.status(scheduled) == "scheduled")
+            #expect(try await api.status(now) == "pending")
+            // Time passes (moved, not waited for); a delivery worker claims what is due.
+            try await api.database.pool.query(
+                "UPDATE dispatches SET send_at = now(), next_attempt_at = now() WHERE id = $1",
+                [scheduled])
+            let claimed = try await PostgresDeliveryQueue(pool: api.database.pool).claim(worker: "w", limit: 10, lease: .seconds(30))
+            #expect(Set(claimed.map { $0.dispatch.id.uuidString.lowercased() }) == [scheduled, now])
+            #expect(claimed.first { $0.dispatch.id.uuidString.lowercased() == now }?.stop == .superseded,
+                    "the one sent earlier than the scheduled time is older")
+            #expect(claimed.first { $0.dispatch.id.uuidString.lowercased() == scheduled }?.stop == nil)
+            #expect(try await api.supersededBy(now) == scheduled)
+        }
+    }
+
+    /// Two updates of one tag committed by different statements at once cannot see each other; the
+    /// claim sorts them out by acceptance order.
+    @Test func aClaimSupersedesOlderDispatchesTheCommitCouldNotSee() async throws {
+        try await DispatchAPI.with { api in
+            let older = try await api.update()
+            let newer = try await api.update(state: #"{"score":"2-0"}"#)
+            // As if both had been committed at once: undo what the commit of the newer one did.
+            try await api.database.pool.query(
+                "UPDATE dispatches SET status = 'pending', superseded_by = NULL, completed_at = NULL WHERE id = $1", [older])
+            let claimed = try await PostgresDeliveryQueue(pool: api.database.pool).claim(worker: "w", limit: 10, lease: .seconds(30))
+            #expect(claimed.count == 2)
+            #expect(claimed.first { $0.dispatch.id.uuidString.lowercased() == older }?.stop == .superseded)
+            #expect(claimed.first { $0.dispatch.id.uuidString.lowercased() == newer }?.stop == nil)
+        }
+    }
+
+    @Test func supersessionCanBeTurnedOffForMeasuring() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant()
+            let store = PostgresDispatchStore(pool: database.pool, commitSettings: .init(supersedes: false))
+            let dispatch = { Dispatch(workspaceID: tenant.workspace.id, appID: tenant.app.id, event: .update, activityID: "m",
+                                      externalID: nil, payload: Array("{}".utf8), priority: .immediate,
+                                      expiresAt: Date().addingTimeInterval(60)) }
+            for _ in 0..<2 {
+                _ = try await store.commitUpdate(dispatch(), idempotency: nil) { _ in StoredResponse(status: 201, body: "") }
+            }
+            #expect(try await database.count("SELECT count(*) FROM dispatches WHERE status = 'pending'") == 2)
+            let claimed = try await PostgresDeliveryQueue(pool: database.pool, supersedes: false)
+                .claim(worker: "w", limit: 10, lease: .seconds(30))
+            #expect(claimed.allSatisfy { $0.stop == nil })
+        }
+    }
+}
