@@ -11,9 +11,10 @@ enum TestGateway {
     static func app(
         _ database: TestDatabase, configuration: GatewayConfiguration = .init(),
         clock: MessageClock = .system, logger: Logger = .quiet, doorbell: DeliveryDoorbell? = nil,
-        stops: DispatchStopSignals? = nil
+        stops: DispatchStopSignals? = nil, dispatchCommit: DispatchCommitSettings = .init()
     ) -> some ApplicationProtocol {
-        var dependencies = GatewayDependencies.postgres(pool: database.pool, doorbell: doorbell, stops: stops)
+        var dependencies = GatewayDependencies.postgres(
+            pool: database.pool, dispatchCommit: dispatchCommit, doorbell: doorbell, stops: stops)
         dependencies.clock = clock
         return buildApplication(
             configuration: configuration, dependencies: dependencies, logger: logger,

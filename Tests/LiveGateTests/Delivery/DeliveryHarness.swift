@@ -70,7 +70,10 @@ struct DeliveryHarness {
 
     /// Calls the gateway's router, as the customer's server and the SDK would.
     func api(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await TestGateway.app(database, doorbell: doorbell, stops: stops).test(.router) { client in try await body(client) }
+        let commit = DispatchCommitSettings(supersedes: settings.supersedes)
+        try await TestGateway.app(database, doorbell: doorbell, stops: stops, dispatchCommit: commit).test(.router) { client in
+            try await body(client)
+        }
     }
 
     /// Another engine (another gateway) over the same database and simulator, with its own doorbell.

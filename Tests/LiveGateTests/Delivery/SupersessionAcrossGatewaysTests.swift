@@ -1,0 +1,80 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import LiveGate
+import PostgresClient
+import Testing
+import TestSupport
+
+/// Two `livegate serve` processes on one database: one delivers, the other only accepts. The newer
+/// update accepted by the second stops the first's fan-out through the database alone.
+@Suite("Supersession across gateway processes")
+struct SupersessionAcrossGatewaysTests {
+    static let devices = 2_000
+
+    @Test func anUpdateAcceptedByOneGatewayStopsAnotherGatewaysDelivery() async throws {
+        try await SimulatorFixture.with { fixture in
+            let simulator = fixture.simulator
+            let tokens = (0..<Self.devices).map { token(numbered: $0) }
+            for device in tokens { simulator.setBehavior(.delay(milliseconds: 20), for: device) }
+            try await TestDatabase.with { database in
+                let tenant = try await database.makeTenant(
+                    bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
+                try await database.pool.query(
+                    """
+                    INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
+                    SELECT $1, 'final', 'device-' || i, t FROM unnest($2::text[]) WITH ORDINALITY AS d(t, i)
+                    """, [tenant.app.id, tokens])
+                // One page is the whole fan-out: only the once-a-second check can tell the deliverer.
+                let common = [
+                    "LIVEGATE_APNS_CA_FILE": fixture.certificate.certificateFile, "LIVEGATE_DELIVERY_PAGE_SIZE": "5000",
+                    "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "20", "LIVEGATE_DELIVERY_POLL_MILLISECONDS": "100",
+                ]
+                let deliverer = try await DeliveryCrashTests.startGateway(
+                    environment: LiveGateBinary.environment(databaseURL: database.connectionString, common))
+                defer { deliverer.process.stop() }
+                let acceptor = try await DeliveryCrashTests.startGateway(
+                    environment: LiveGateBinary.environment(
+                        databaseURL: database.connectionString, common.merging(["LIVEGATE_DELIVERY": "off"]) { $1 }))
+                defer { acceptor.process.stop() }
+
+                let first = try await Self.update(port: deliverer.port, tenant: tenant, score: "1-0")
+                try await DeliveryCrashTests.waitUntil("the first update is under way") { simulator.received.count >= 200 }
+                let second = try await Self.update(port: acceptor.port, tenant: tenant, score: "2-0")
+                let accepted = Date()
+
+                try await DeliveryCrashTests.waitUntil("the second update is done", timeout: .seconds(60)) {
+                    try await Self.status(of: second, database) == "done"
+                }
+                #expect(try await Self.status(of: first, database) == "superseded")
+                let late = simulator.received.filter {
+                    $0.receivedAt > accepted.addingTimeInterval(1.5) && String(decoding: $0.payload, as: UTF8.self).contains("1-0")
+                }
+                #expect(late.isEmpty, "\(late.count) pushes of the old state went more than 1.5 s after the newer update")
+                let firstSent: Int = try await database.pool.query(
+                    "SELECT sent_count FROM dispatches WHERE id = $1", [first])[0].require("sent_count")
+                #expect(firstSent < Self.devices)
+                var last: [String: String] = [:]
+                for push in simulator.received {
+                    last[push.deviceToken] = try JSONValue.parse(push.payload)["aps"]?["content-state"]?["score"]?.stringValue
+                }
+                #expect(last.count == Self.devices)
+                #expect(last.values.allSatisfy { $0 == "2-0" }, "every device's last push holds the newest state")
+            }
+        }
+    }
+
+    static func update(port: Int, tenant: Tenant, score: String) async throws -> String {
+        let response = try await CurlHTTPClient.request(
+            "POST", "http://127.0.0.1:\(port)/messages/live_activity/update",
+            headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"],
+            body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"final","content_state":{"score":"\#(score)"}}"#.utf8))
+        #expect(response.status == 201)
+        let body = try JSONValue.parse(Array(response.body))
+        return try #require(body["dispatch_id"]?.stringValue)
+    }
+
+    static func status(of id: String, _ database: TestDatabase) async throws -> String {
+        try await database.pool.query("SELECT status FROM dispatches WHERE id = $1", [id])[0].require("status")
+    }
+}
