@@ -31,6 +31,23 @@ struct ISO8601TimestampTests {
         #expect(ISO8601Timestamp.epochSeconds(from: text) == seconds)
     }
 
+    /// `send_at` must never be read as earlier than written: a fraction beyond the millisecond rounds up.
+    @Test(
+        arguments: [
+            ("2023-02-28T00:00:00Z", 1_677_542_400_000),
+            ("2023-02-28T00:00:00+0000", 1_677_542_400_000),
+            ("2023-02-28T00:00:00.1Z", 1_677_542_400_100),
+            ("2023-02-28T00:00:00.125Z", 1_677_542_400_125),
+            ("2023-02-28T00:00:00.1250000Z", 1_677_542_400_125),
+            ("2023-02-28T00:00:00.1251Z", 1_677_542_400_126),
+            ("2023-02-28T00:00:00.999999999Z", 1_677_542_401_000),
+            ("2023-02-28T02:00:00.5+02:00", 1_677_542_400_500),
+            ("1969-12-31T23:59:59.5Z", -500),
+        ] as [(String, Int64)])
+    func milliseconds(text: String, milliseconds: Int64) {
+        #expect(ISO8601Timestamp.epochMilliseconds(from: text) == milliseconds)
+    }
+
     @Test(arguments: [
         "",
         "garbage",
