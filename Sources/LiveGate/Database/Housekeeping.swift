@@ -38,7 +38,7 @@ public struct Housekeeping: Sendable {
             "message_activity_log_hours", where: "hour < now() - make_interval(secs => $1) - interval '1 hour'", kept)
         // Finished dispatches (and, by cascade, a start's targets) are kept as long as the log that names them.
         report.dispatches = try await deleteInBatches(
-            "dispatches", where: "status IN ('done', 'failed') AND completed_at < now() - make_interval(secs => $1)", kept)
+            "dispatches", where: "status IN ('done', 'failed', 'superseded', 'cancelled') AND completed_at < now() - make_interval(secs => $1)", kept)
         // Quota windows are needed for their hour only; an hour's grace covers clocks slightly apart.
         report.rateLimitWindows = try await deleteInBatches(
             "rate_limit_windows", where: "window_start < now() - make_interval(secs => $1)", 2 * 3600)

@@ -29,6 +29,7 @@ struct PushSending: Sendable {
     ) async -> [(result: PushResult, retries: Int)?] {
         var results = [(result: PushResult, retries: Int)?](repeating: nil, count: count)
         var pending = Array(0..<count)
+        var lastProblems: [Int: PushResult.RetriableProblem] = [:]
         var attempt = 1
         while !pending.isEmpty {
             // Permits are held for the requests only, not while waiting to retry. The stop is checked
@@ -36,13 +37,27 @@ struct PushSending: Sendable {
             let answers: [APNsSendResult]? = await limit.withPermits(pending.count) {
                 stop?.raised != nil ? nil : await send(pending)
             }
-            guard let answers else { break }
+            guard let answers else {
+                // Stopped before a retry: what was tried and not taken ends as given up (it may have
+                // reached APNs); what was never tried stays nil.
+                if attempt > 1 {
+                    for index in pending {
+                        guard let problem = lastProblems[index] else { continue }
+                        results[index] = (.gaveUp(attempts: attempt - 1, lastProblem: problem), attempt - 2)
+                    }
+                }
+                break
+            }
             var again: [Int] = []
             for (index, answer) in zip(pending, answers) {
                 if let result = PushResult(answer, attempt: attempt, maximumAttempts: retry.maximumAttempts) {
                     results[index] = (result, attempt - 1)
                 } else {
                     again.append(index)
+                    // As if it were the last try: the problem to report if the dispatch stops before the next.
+                    if case .gaveUp(_, let problem)? = PushResult(answer, attempt: attempt, maximumAttempts: attempt) {
+                        lastProblems[index] = problem
+                    }
                 }
             }
             pending = again

@@ -1,5 +1,7 @@
 import APNsSimulator
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import LiveGate
 import PostgresClient
 import Testing
@@ -55,6 +57,23 @@ struct HousekeepingTests {
                 .map { try $0.require("id", as: String.self) }
             #expect(Set(remaining) == [recent.lowercased(), pending.lowercased()], "pending work is never purged")
             #expect(try await harness.database.count("SELECT count(*) FROM message_activity_log_hours") == 1)
+        }
+    }
+
+    @Test func supersededAndCancelledDispatchesArePurgedLikeFinishedOnes() async throws {
+        try await DispatchAPI.with { api in
+            let superseded = try await api.update("x")
+            let newer = try await api.update("x")
+            let cancelled = try await api.update("y")
+            #expect(try await api.cancel(cancelled).status == .ok)
+            try await api.database.pool.query(
+                "UPDATE dispatches SET completed_at = now() - interval '61 hours' WHERE id = ANY($1::uuid[])",
+                [[superseded, cancelled]])
+            let report = try await Housekeeping(pool: api.database.pool)
+                .run(tokenLifetime: .seconds(12 * 3600), retention: .seconds(60 * 3600))
+            #expect(report.dispatches == 2)
+            let remaining = try await api.database.pool.query("SELECT id FROM dispatches").map { try $0.require("id", as: String.self) }
+            #expect(remaining == [newer])
         }
     }
 

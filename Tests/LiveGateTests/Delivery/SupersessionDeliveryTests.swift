@@ -65,10 +65,13 @@ struct SupersessionDeliveryTests {
                 let firstRow = try await harness.dispatch(first)
                 #expect(try firstRow.require("status", as: String.self) == "superseded")
                 let firstSent = try firstRow.require("sent_count", as: Int.self)
+                let firstFailed = try firstRow.require("failed_count", as: Int.self)
                 #expect(firstSent < Self.devices / 2, "the first stopped well before its end")
                 let firstDevices = Set(harness.simulator.received.filter { String(decoding: $0.payload, as: UTF8.self).contains("1-0") }
                     .map(\.deviceToken))
-                #expect(firstSent == firstDevices.count, "what the first sent is counted exactly")
+                // Counts kept: every push APNs took is counted sent, unless its answer was lost (failed).
+                #expect(firstSent <= firstDevices.count && firstDevices.count <= firstSent + firstFailed,
+                        "sent \(firstSent), failed \(firstFailed), devices reached \(firstDevices.count)")
                 let supersededBy = try await harness.database.pool.query(
                     "SELECT superseded_by FROM dispatches WHERE id = $1", [first])[0].require("superseded_by", as: UUID.self)
                 #expect(supersededBy.uuidString.lowercased() == second)
@@ -118,7 +121,9 @@ struct SupersessionDeliveryTests {
                 }
                 let row = try await harness.dispatch(id)
                 let sent = try row.require("sent_count", as: Int.self)
-                #expect(sent == Self.devicesReached(harness.simulator), "counts kept")
+                let failed = try row.require("failed_count", as: Int.self)
+                let reached = Self.devicesReached(harness.simulator)
+                #expect(sent <= reached && reached <= sent + failed, "counts kept: sent \(sent), failed \(failed), reached \(reached)")
                 #expect(sent - atCancel <= Self.slowSettings.maximumPushesInFlight, "only what was in flight went after the cancel")
                 let received = harness.simulator.received.count
                 try await Task.sleep(for: .milliseconds(300))
@@ -149,9 +154,9 @@ struct SupersessionDeliveryTests {
                     try await harness.dispatch(first).require("status", as: String.self) == "superseded"
                 }
                 let late = harness.simulator.received.filter {
-                    $0.receivedAt > accepted.addingTimeInterval(1.5) && String(decoding: $0.payload, as: UTF8.self).contains("1-0")
+                    $0.receivedAt > accepted.addingTimeInterval(2.5) && String(decoding: $0.payload, as: UTF8.self).contains("1-0")
                 }
-                #expect(late.isEmpty, "\(late.count) pushes of the old state went more than 1.5 s after the newer update")
+                #expect(late.isEmpty, "\(late.count) pushes of the old state went more than 2.5 s after the newer update")
             }
         }
     }
