@@ -13,7 +13,7 @@ public struct PostgresDispatchRecords: DispatchRecords {
     }
 
     static let select = """
-        SELECT d.id, a.identifier AS app_identifier, d.activity_id, d.event, d.external_id,
+        SELECT d.id, a.app_identifier, d.activity_id, d.event, d.external_id,
                CASE WHEN d.status = 'pending' AND d.send_at > now() THEN 'scheduled'
                     WHEN d.status = 'delivering' AND d.cancel_requested_at IS NOT NULL THEN 'cancelled'
                     WHEN d.status = 'delivering' AND d.superseded_by IS NOT NULL THEN 'superseded'
