@@ -1,5 +1,7 @@
 import APNsSimulator
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import LiveGate
 import PostgresClient
 import Testing
@@ -55,6 +57,38 @@ struct HousekeepingTests {
                 .map { try $0.require("id", as: String.self) }
             #expect(Set(remaining) == [recent.lowercased(), pending.lowercased()], "pending work is never purged")
             #expect(try await harness.database.count("SELECT count(*) FROM message_activity_log_hours") == 1)
+        }
+    }
+
+    /// Superseded and cancelled dispatches are finished too: kept as long as the log, then deleted like
+    /// done and failed ones, never left behind.
+    @Test func supersededAndCancelledDispatchesGoWithTheLog() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant(permissions: [.liveActivityUpdate])
+            let ids = try await TestGateway.app(database).test(.router) { client in
+                // Nothing delivers here: the first is superseded by the second, the third cancelled.
+                var ids: [String] = []
+                for (n, activity) in ["game-1", "game-1", "game-2"].enumerated() {
+                    let response = try await client.post(
+                        "/messages/live_activity/update",
+                        #"{"app_id":"\#(tenant.app.identifier)","activity_id":"\#(activity)","content_state":{"n":\#(n)}}"#,
+                        key: tenant.secret)
+                    ids.append(try #require(response.dispatchID))
+                }
+                let cancelled = try await client.execute(
+                    uri: "/messages/live_activity/dispatches/\(ids[2])", method: .delete, headers: .bearer(tenant.secret))
+                #expect(cancelled.status == .ok, "\(cancelled.text)")
+                return ids
+            }
+            let statuses = try await database.pool.query("SELECT status FROM dispatches ORDER BY sequence")
+                .map { try $0.require("status", as: String.self) }
+            #expect(statuses == ["superseded", "pending", "cancelled"])
+            let housekeeping = Housekeeping(pool: database.pool)
+            #expect(try await housekeeping.run(tokenLifetime: .seconds(43_200), retention: .seconds(216_000)).dispatches == 0)
+            try await database.pool.query("UPDATE dispatches SET completed_at = now() - interval '61 hours' WHERE completed_at IS NOT NULL")
+            #expect(try await housekeeping.run(tokenLifetime: .seconds(43_200), retention: .seconds(216_000)).dispatches == 2)
+            let remaining = try await database.pool.query("SELECT id FROM dispatches").map { try $0.require("id", as: String.self) }
+            #expect(remaining == [ids[1]])
         }
     }
 
