@@ -31,11 +31,13 @@ struct DashboardTests {
                 #expect(page.headers[.contentType] == "text/html; charset=utf-8")
                 #expect(page.headers[.cacheControl] == "no-store")
                 Self.expectSecurityHeaders(page, "page")
-                #expect(page.text.contains(#"<script src="assets/dashboard.js" defer></script>"#))
+                // The shared script first: `defer` runs them in order.
+                #expect(page.text.contains(#"<script src="assets/common.js" defer></script>\#n  <script src="assets/dashboard.js" defer></script>"#))
                 #expect(page.text.contains(#"<link rel="stylesheet" href="assets/dashboard.css">"#))
 
                 let files = [
                     ("dashboard.css", "text/css; charset=utf-8"),
+                    ("common.js", "text/javascript; charset=utf-8"),
                     ("dashboard.js", "text/javascript; charset=utf-8"),
                     ("icon.svg", "image/svg+xml"),
                 ]
@@ -96,27 +98,40 @@ struct DashboardTests {
                 }
             }
         }
-        let folder = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGate/Dashboard/Assets")
-        for file in ["message-activity-log.html", "dashboard.js"] {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        for file in try Self.assetFiles(ending: ".html") + Self.assetFiles(ending: ".js") {
+            let text = try String(contentsOf: Self.assets.appendingPathComponent(file), encoding: .utf8)
             for type in ActivityLogType.all {
                 #expect(!text.contains(type.rawValue), "\(file) spells '\(type.rawValue)'")
             }
         }
     }
 
-    /// What makes the strict policy work and the page safe: no inline code or style in the HTML, and no
+    static let assets = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGate/Dashboard/Assets")
+
+    /// Every page or script of the dashboard, so a new one is checked without being named here.
+    static func assetFiles(ending suffix: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: assets.path).filter { $0.hasSuffix(suffix) }.sorted()
+    }
+
+    /// What makes the strict policy work and the pages safe: no inline code or style in the HTML, and no
     /// script that turns text into markup.
     @Test func theFilesHaveNoInlineCodeAndNeverParseDataAsHTML() throws {
-        let folder = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGate/Dashboard/Assets")
-        let html = try String(contentsOf: folder.appendingPathComponent("message-activity-log.html"), encoding: .utf8)
-        let script = try String(contentsOf: folder.appendingPathComponent("dashboard.js"), encoding: .utf8)
-        for pattern in [#"<script(?![^>]*\ssrc=)"#, #"\son[a-z]+\s*="#, #"\sstyle\s*="#, #"<style"#, #"javascript:"#, #"https?://"#] {
-            let found = html.range(of: pattern, options: [.regularExpression, .caseInsensitive])
-            #expect(found == nil, "the page has \(pattern): \(found.map { String(html[$0]) } ?? "")")
+        let pages = try Self.assetFiles(ending: ".html")
+        let scripts = try Self.assetFiles(ending: ".js")
+        #expect(pages == ["message-activity-log.html"])
+        #expect(scripts == ["common.js", "dashboard.js"])
+        for page in pages {
+            let html = try String(contentsOf: Self.assets.appendingPathComponent(page), encoding: .utf8)
+            for pattern in [#"<script(?![^>]*\ssrc=)"#, #"\son[a-z]+\s*="#, #"\sstyle\s*="#, #"<style"#, #"javascript:"#, #"https?://"#] {
+                let found = html.range(of: pattern, options: [.regularExpression, .caseInsensitive])
+                #expect(found == nil, "\(page) has \(pattern): \(found.map { String(html[$0]) } ?? "")")
+            }
         }
-        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
-            #expect(!script.contains(sink), "dashboard.js uses \(sink)")
+        for name in scripts {
+            let script = try String(contentsOf: Self.assets.appendingPathComponent(name), encoding: .utf8)
+            for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
+                #expect(!script.contains(sink), "\(name) uses \(sink)")
+            }
         }
     }
 }
