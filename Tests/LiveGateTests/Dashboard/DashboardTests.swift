@@ -39,6 +39,7 @@ struct DashboardTests {
                     ("dashboard.css", "text/css; charset=utf-8"),
                     ("common.js", "text/javascript; charset=utf-8"),
                     ("dashboard.js", "text/javascript; charset=utf-8"),
+                    ("dispatch.js", "text/javascript; charset=utf-8"),
                     ("icon.svg", "image/svg+xml"),
                 ]
                 for (name, contentType) in files {
@@ -50,6 +51,40 @@ struct DashboardTests {
                 }
                 // The page needs no key to load (it asks for one); the API still does.
                 #expect(try await Self.get(client, "/message_activity_log").status == .unauthorized)
+            }
+        }
+    }
+
+    /// A dispatch's page: the same page for every dispatch (its script reads `?id=`), served like the log
+    /// page, which links to it as `dispatch?id=<uuid>` beside itself.
+    @Test func theDispatchPageIsServedLikeTheLogPage() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let id = UUID().uuidString.lowercased()
+                // The address the log page's links make, resolved against the log page's own.
+                let link = try #require(URL(string: "dispatch?id=\(id)", relativeTo: URL(string: "http://gateway/dashboard/message-activity-log")))
+                #expect(link.absoluteURL.path == "/dashboard/dispatch")
+                for path in ["/dashboard/dispatch?id=\(id)", "/dashboard/dispatch", "/dashboard/dispatch?id=%3Cscript%3E"] {
+                    let page = try await Self.get(client, path)
+                    #expect(page.status == .ok, "\(path)")
+                    #expect(page.headers[.contentType] == "text/html; charset=utf-8", "\(path)")
+                    #expect(page.headers[.cacheControl] == "no-store", "\(path)")
+                    Self.expectSecurityHeaders(page, path)
+                    // Nothing of the query is written into the page: the script reads it, as text.
+                    #expect(!page.text.contains(id) && !page.text.contains("script%3E") && !page.text.contains("<script>"), "\(path)")
+                    #expect(page.text.contains(#"<script src="assets/common.js" defer></script>\#n  <script src="assets/dispatch.js" defer></script>"#))
+                    #expect(page.text.contains(#"<link rel="stylesheet" href="assets/dashboard.css">"#))
+                }
+                let delete = try await client.execute(uri: "/dashboard/dispatch", method: .delete)
+                #expect(delete.status == .methodNotAllowed)
+                #expect(delete.headers[.allow] == "GET")
+                // The log page's details link there; the dispatch page links back.
+                let common = try await Self.get(client, "/dashboard/assets/common.js").text
+                #expect(common.contains("href: 'dispatch?id=' + encodeURIComponent("))
+                let log = try await Self.get(client, "/dashboard/assets/dashboard.js").text
+                #expect(log.contains("dispatchLink(String(value)"))
+                let page = try await Self.get(client, "/dashboard/dispatch").text
+                #expect(page.contains(#"<a href="message-activity-log">Message activity log</a>"#))
             }
         }
     }
@@ -91,6 +126,13 @@ struct DashboardTests {
                 #expect(options == expected)
                 #expect(ActivityLogType.all.map(\.rawValue) == expected.dropFirst().map { String($0.split(separator: "\"")[1]) })
                 #expect(!page.contains("<!--"), "the placeholder is replaced")
+                // The dispatch page labels its entries' types from the same options, in a datalist.
+                let dispatchPage = try await Self.get(client, "/dashboard/dispatch").text
+                let dispatchOptions = dispatchPage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { $0.hasPrefix("<option") }
+                #expect(dispatchOptions == Array(expected.dropFirst()))
+                #expect(dispatchPage.contains(#"<datalist id="log-types">"#))
+                #expect(!dispatchPage.contains("<!--"), "the placeholder is replaced")
                 // The colours the options name exist.
                 let css = try await Self.get(client, "/dashboard/assets/dashboard.css").text
                 for style in ["type-no-credential", "type-invalid-credential", "type-removed-token", "type-other", "type-unknown"] {
@@ -118,8 +160,8 @@ struct DashboardTests {
     @Test func theFilesHaveNoInlineCodeAndNeverParseDataAsHTML() throws {
         let pages = try Self.assetFiles(ending: ".html")
         let scripts = try Self.assetFiles(ending: ".js")
-        #expect(pages == ["message-activity-log.html"])
-        #expect(scripts == ["common.js", "dashboard.js"])
+        #expect(pages == ["dispatch.html", "message-activity-log.html"])
+        #expect(scripts == ["common.js", "dashboard.js", "dispatch.js"])
         for page in pages {
             let html = try String(contentsOf: Self.assets.appendingPathComponent(page), encoding: .utf8)
             for pattern in [#"<script(?![^>]*\ssrc=)"#, #"\son[a-z]+\s*="#, #"\sstyle\s*="#, #"<style"#, #"javascript:"#, #"https?://"#] {

@@ -9,6 +9,7 @@
   'use strict';
 
   const KEY_STORAGE = 'livegate.dashboard.apiKey';
+  const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
   // Braze's type names, each with a short label and its own colour: read from `<option>`s the gateway
   // writes into each page from its own list of types (readTypes).
@@ -64,6 +65,23 @@
     if (entry.apns_status === null || entry.apns_status === undefined) return none();
     const parts = [entry.apns_status, entry.apns_reason].filter((part) => part !== null && part !== undefined);
     return element('span', { text: parts.join(' ') });
+  }
+
+  // ---- Dispatches: a dispatch's page is dispatch?id=<uuid>, beside the log page. ----
+
+  function isUUID(text) {
+    return typeof text === 'string' && UUID_PATTERN.test(text);
+  }
+
+  // A link to the dispatch's page, or the id as plain text if it is not a UUID (it never is anything
+  // else, but the link's address is only ever made from one).
+  function dispatchLink(id, className) {
+    if (!isUUID(id)) return textOrNone(id, className);
+    return element('a', {
+      className: className,
+      text: id,
+      attributes: { href: 'dispatch?id=' + encodeURIComponent(id.toLowerCase()) },
+    });
   }
 
   // ---- Times: the API speaks UTC (microseconds in the log, milliseconds elsewhere); people read
@@ -167,7 +185,7 @@
   }
 
   window.LiveGateDashboard = Object.freeze({
-    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer,
+    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, isUUID, dispatchLink,
     parseTime, formats, timeElement, storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   });
 })();

@@ -4,7 +4,7 @@
   'use strict';
 
   const {
-    $, element, textOrNone, readTypes, typeLabel, apnsAnswer, parseTime, formats, timeElement,
+    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, dispatchLink, parseTime, formats, timeElement,
     storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   } = window.LiveGateDashboard;
 
@@ -225,9 +225,12 @@
         shown = [typeLabel(value), element('div', { text: value })];
       } else if (name === 'time') {
         shown = [element('div', { text: value }), element('div', { className: 'muted', text: formats.local.format(parseTime(value)) + ' (local)' })];
+      } else if (name === 'dispatch_id') {
+        // The dispatch's own page: its status, counts and every entry it caused.
+        shown = [value ? dispatchLink(String(value), 'mono') : none()];
       } else {
         shown = [textOrNone(value === null || value === undefined ? null : String(value),
-          ['dispatch_id', 'apns_id', 'token', 'app_id'].includes(name) ? 'mono' : undefined)];
+          ['apns_id', 'token', 'app_id'].includes(name) ? 'mono' : undefined)];
       }
       fields.push(element('dt', { text: label }));
       fields.push(element('dd', { attributes: { 'data-field': name } }, shown));
