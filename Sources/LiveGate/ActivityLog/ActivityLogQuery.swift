@@ -13,6 +13,8 @@ public struct ActivityLogQuery: Sendable, Equatable {
     public var type: ActivityLogType?
     public var activityID: String?
     public var externalID: String?
+    /// One dispatch's entries: what its page in the dashboard lists.
+    public var dispatchID: UUID?
     /// Inclusive.
     public var since: Date?
     /// Exclusive.
@@ -22,7 +24,9 @@ public struct ActivityLogQuery: Sendable, Equatable {
 
     public init() {}
 
-    static let parameters: Set<String> = ["app_id", "type", "activity_id", "external_id", "since", "until", "limit", "cursor"]
+    static let parameters: Set<String> = [
+        "app_id", "type", "activity_id", "external_id", "dispatch_id", "since", "until", "limit", "cursor",
+    ]
 
     /// Parses the query string (form-encoded); throws a 400 that names every bad parameter.
     static func parse(_ queryString: String?) throws -> ActivityLogQuery {
@@ -46,6 +50,12 @@ public struct ActivityLogQuery: Sendable, Equatable {
         }
         query.activityID = parameters.text("activity_id")
         query.externalID = parameters.text("external_id")
+        if let dispatch = parameters.text("dispatch_id") {
+            query.dispatchID = UUID(uuidString: dispatch)
+            if query.dispatchID == nil {
+                parameters.problem("dispatch_id must be a UUID, such as the dispatch_id a message call answered")
+            }
+        }
         query.since = date("since")
         query.until = date("until")
         query.limit = parameters.limit(default: Self.defaultLimit, maximum: Self.maximumLimit)

@@ -1,11 +1,12 @@
 import Foundation
 import NIOCore
 
-/// The log page's type filter, written into the page from `ActivityLogType.all`, so the Swift list is
-/// the only list of type names: the script reads each type's short label and colour from its option's
-/// `data-label` and `data-style` (markup, not inline code, so the strict policy still holds).
+/// The pages' lists of log entry types (the log page's type filter, the dispatch page's `<datalist>`),
+/// written into each page from `ActivityLogType.all`, so the Swift list is the only list of type names:
+/// the scripts read each type's short label and colour from its option's `data-label` and `data-style`
+/// (markup, not inline code, so the strict policy still holds).
 enum ActivityLogTypeOptions {
-    /// Where the page wants the options: this comment, in `message-activity-log.html`.
+    /// Where a page wants the options: this comment, in `message-activity-log.html` and `dispatch.html`.
     static let placeholder = "<!-- ActivityLogType.all -->"
 
     /// What the dashboard shows for a type: a short label, and the CSS class that colours it.

@@ -1,25 +1,33 @@
 import HTTPTypes
 import Hummingbird
 
-/// The admin web pages (SPEC §8): `GET /dashboard/message-activity-log` and the CSS, JavaScript and
-/// icon it loads from `/dashboard/assets/<name>`. They need no key to load; the page asks for one and
-/// calls the JSON API with it. Served with a strict Content Security Policy: only this origin's scripts,
-/// styles and `fetch`es, no inline code, no framing.
+/// The admin web pages (SPEC §8): `GET /dashboard/message-activity-log`, `GET /dashboard/dispatch?id=…`
+/// (one dispatch: its status, counts and log entries) and the CSS, JavaScript and icon they load from
+/// `/dashboard/assets/<name>`. They need no key to load; each page asks for one and calls the JSON API
+/// with it. Served with a strict Content Security Policy: only this origin's scripts, styles and
+/// `fetch`es, no inline code, no framing.
 public struct DashboardController: Sendable {
+    /// The pages, by route name; each is a file of `Dashboard/Assets` of that name.
+    static let pageNames = ["message-activity-log", "dispatch"]
+
     let files: DashboardAssets
-    /// The log page as served: its type filter filled in from `ActivityLogType.all`.
-    let logPage: DashboardAssets.File?
+    /// The pages as served: their lists of log entry types filled in from `ActivityLogType.all`.
+    let pages: [String: DashboardAssets.File]
 
     public init(files: DashboardAssets = .bundled) {
         self.files = files
-        self.logPage = files.pages["message-activity-log"].map { page in
+        self.pages = files.pages.mapValues { page in
             DashboardAssets.File(contentType: page.contentType, body: ActivityLogTypeOptions.filling(page.body))
         }
     }
 
     public var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
-        routes.get("/dashboard/message-activity-log", use: activityLogPage)
+        for name in Self.pageNames {
+            // The dispatch's id is the page's query (`?id=`), read by its script: the page itself is the same
+            // for every dispatch.
+            routes.get("/dashboard/\(name)") { _, _ in try self.page(name) }
+        }
         routes.get("/dashboard/assets/:name", use: asset)
         return routes
     }
@@ -32,8 +40,8 @@ public struct DashboardController: Sendable {
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
     ]
 
-    @Sendable func activityLogPage(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
-        guard let page = logPage else { throw HTTPError(.notFound) }
+    func page(_ name: String) throws -> Response {
+        guard let page = pages[name] else { throw HTTPError(.notFound) }
         return Self.response(page, cacheControl: "no-store")
     }
 

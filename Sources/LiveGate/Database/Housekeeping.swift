@@ -36,9 +36,12 @@ public struct Housekeeping: Sendable {
         // An hour's count goes with the last entry it could belong to.
         report.logHours = try await deleteInBatches(
             "message_activity_log_hours", where: "hour < now() - make_interval(secs => $1) - interval '1 hour'", kept)
-        // Finished dispatches (and, by cascade, a start's targets) are kept as long as the log that names them.
+        // Finished dispatches (and, by cascade, a start's targets) are kept as long as the log that names them;
+        // superseded and cancelled ones are finished too.
         report.dispatches = try await deleteInBatches(
-            "dispatches", where: "status IN ('done', 'failed', 'superseded', 'cancelled') AND completed_at < now() - make_interval(secs => $1)", kept)
+            "dispatches",
+            where: "status IN ('done', 'failed', 'superseded', 'cancelled') AND completed_at < now() - make_interval(secs => $1)",
+            kept)
         // Quota windows are needed for their hour only; an hour's grace covers clocks slightly apart.
         report.rateLimitWindows = try await deleteInBatches(
             "rate_limit_windows", where: "window_start < now() - make_interval(secs => $1)", 2 * 3600)

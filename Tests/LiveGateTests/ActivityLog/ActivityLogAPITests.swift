@@ -110,6 +110,62 @@ struct ActivityLogAPITests {
         }
     }
 
+    /// A dispatch's page lists its entries with `dispatch_id`: only that dispatch's, with the other filters
+    /// still applying, only within the key's workspace, and paged like the whole log.
+    @Test func dispatchIDNarrowsToOneDispatch() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])
+            let theirs = try await database.makeTenant(permissions: [.messageActivityLogRead])
+            let mine = UUID(), other = UUID(), foreign = UUID()
+            // Two dispatches' entries interleaved, some sharing a time.
+            var seeded: [Int64] = []
+            for index in 0..<7 {
+                let at = Self.base.addingTimeInterval(Double(index / 2))
+                let type: ActivityLogType = index == 3 ? .feedbackRemovedToken : .other
+                seeded.append(try await database.seedLogEntry(tenant.app, type: type, at: at, dispatchID: mine))
+                try await database.seedLogEntry(tenant.app, at: at, dispatchID: other)
+            }
+            let ofMine = seeded
+            try await database.seedLogEntry(tenant.app, at: Self.base, dispatchID: nil)
+            try await database.seedLogEntry(theirs.app, message: "theirs", at: Self.base, dispatchID: foreign)
+            let newestFirst = ofMine.sorted(by: >).map(String.init)
+            try await TestGateway.app(database).test(.router) { client in
+                // Any spelling of the UUID: the API answers lower case, people paste upper case.
+                for id in [mine.uuidString.lowercased(), mine.uuidString] {
+                    let response = try await Self.get(client, "?dispatch_id=\(id)", key: tenant.secret)
+                    #expect(response.status == .ok, "\(response.text)")
+                    #expect(try Self.ids(response) == newestFirst, "\(id)")
+                    let dispatchIDs = try #require(try response.json["entries"]?.arrayValue).map { $0["dispatch_id"]?.stringValue }
+                    #expect(Set(dispatchIDs) == [mine.uuidString.lowercased()])
+                }
+                let removed = try await Self.get(
+                    client, "?dispatch_id=\(mine)&type=APNS%20Feedback%20Removed%20Token%20errors", key: tenant.secret)
+                #expect(try Self.ids(removed) == [String(ofMine[3])])
+                let elsewhere = try await Self.get(client, "?dispatch_id=\(mine)&activity_id=game-7", key: tenant.secret)
+                #expect(try Self.ids(elsewhere) == [])
+                // Another workspace's dispatch is like one that has no entries.
+                let foreignPage = try await Self.get(client, "?dispatch_id=\(foreign)", key: tenant.secret)
+                #expect(foreignPage.status == .ok)
+                #expect(try Self.ids(foreignPage) == [])
+                #expect(!foreignPage.text.contains("theirs"))
+
+                var seen: [String] = []
+                var cursor: String?
+                var pages = 0
+                repeat {
+                    let query = "?dispatch_id=\(mine)&limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")
+                    let response = try await Self.get(client, query, key: tenant.secret)
+                    #expect(response.status == .ok)
+                    seen += try Self.ids(response)
+                    cursor = try response.json["next_cursor"]?.stringValue
+                    pages += 1
+                } while cursor != nil && pages < 10
+                #expect(pages == 3)
+                #expect(seen == newestFirst)
+            }
+        }
+    }
+
     @Test func pagesReturnEachEntryExactlyOnceNewestFirst() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])
@@ -146,12 +202,13 @@ struct ActivityLogAPITests {
             let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])
             try await TestGateway.app(database).test(.router) { client in
                 let response = try await Self.get(
-                    client, "?type=Nope&limit=500&since=yesterday&cursor=zzz&color=red", key: tenant.secret)
+                    client, "?type=Nope&limit=500&since=yesterday&cursor=zzz&color=red&dispatch_id=game-42", key: tenant.secret)
                 #expect(response.status == .badRequest)
                 #expect(
                     response.errors == [
                         "color is not a parameter of this endpoint",
                         "cursor is not one this endpoint gave out",
+                        "dispatch_id must be a UUID, such as the dispatch_id a message call answered",
                         "limit must be a whole number from 1 to 100",
                         "since must be an ISO 8601 date-time with a zone, such as 2023-02-28T00:00:00+0000",
                         "type must be one of: 'Live Activity error (No push credential)', 'Live Activity error (Invalid push credential)', 'APNS Feedback Removed Token errors', 'Other Live Activity errors'",

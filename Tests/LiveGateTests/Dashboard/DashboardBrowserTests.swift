@@ -1,15 +1,18 @@
+import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
 import Testing
 import TestSupport
 
-/// The message activity log page, driven in Debian's headless Chromium by `Tests/Browser/dashboard_test.py`
-/// (Python Selenium; `scripts/install-deps.sh test` installs all three) against a gateway on a real socket.
-/// Set `LIVEGATE_DASHBOARD_SCREENSHOT` to a .png path to keep a screenshot of the page.
+/// The dashboard's pages, driven in Debian's headless Chromium by `Tests/Browser/dashboard_test.py` (the
+/// message activity log) and `Tests/Browser/dispatch_test.py` (a dispatch's page) — Python Selenium;
+/// `scripts/install-deps.sh test` installs all three — against a gateway on a real socket.
+/// Set `LIVEGATE_DASHBOARD_SCREENSHOT` to a .png path to keep screenshots of the pages.
 @Suite("Dashboard in headless Chromium")
 struct DashboardBrowserTests {
     static let script = Subprocess.repositoryRoot.appendingPathComponent("Tests/Browser/dashboard_test.py").path
+    static let dispatchScript = Subprocess.repositoryRoot.appendingPathComponent("Tests/Browser/dispatch_test.py").path
     static let base = Date(timeIntervalSince1970: 1_763_798_400 + 5 * 60)  // 2025-11-22T08:05:00Z
     static let pageSize = 25  // what the page asks for (dashboard.js)
     static let scriptMessage = #"<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">"#
@@ -94,6 +97,100 @@ struct DashboardBrowserTests {
                 try await Subprocess.run("/usr/bin/env", ["python3", Self.script, baseURL, json])
             }
             #expect(output.status == 0, "dashboard_test.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
+        }
+    }
+
+    /// What `dispatch_test.py` checks the dispatch page against.
+    struct ExpectedDispatches: Encodable {
+        struct Entry: Encodable {
+            let type: String
+            let token: String
+        }
+        struct Counts: Encodable {
+            let sent: Int
+            let failed: Int
+            let retried: Int
+            let removed: Int
+        }
+        let key: String
+        let app_id: String
+        let superseded: String
+        let newer: String
+        let scheduled: String
+        let scheduled_activity_id: String
+        let send_at: String
+        let unknown: String
+        let counts: Counts
+        let entries: [Entry]
+        let go_file: String
+    }
+
+    /// Real dispatches, accepted through the API and delivered to the APNs simulator: an update superseded
+    /// by a newer one, the newer one watched from pending to done (delivery starts once the page watches
+    /// it), and a scheduled end cancelled from its page.
+    @Test func anAdminFollowsADispatchInABrowser() async throws {
+        try await DeliveryHarness.with { harness in
+            let (_, key) = try await harness.database.makeKey(
+                in: harness.tenant.workspace, permissions: [.messageActivityLogRead, .liveActivityUpdate], name: "dashboard")
+            // Four devices: one answered at once, one after a retry, one dead, one refused.
+            let devices = [token(0x01), token(0x02), token(0x03), token(0x04)]
+            for (index, device) in devices.enumerated() {
+                try await harness.register(device, device: "phone-\(index)")
+            }
+            harness.simulator.setBehavior(.failFirst(times: 1, status: 500, reason: "InternalServerError"), for: devices[1])
+            harness.simulator.setBehavior(.unregistered, for: devices[2])
+            harness.simulator.setBehavior(.fail(status: 400, reason: "DeviceTokenNotForTopic"), for: devices[3])
+
+            // Delivery is not running: the first stays pending until the second supersedes it at commit.
+            let superseded = try await harness.update(#""content_state":{"minute":1}"#)
+            let newer = try await harness.update(#""content_state":{"minute":2}"#)
+            let markup = "<img src=x onerror=window.__pwned=1>"
+            let sendAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded(.down))
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let scheduled = try await harness.update(
+                #""content_state":{"minute":90},"end_activity":true,"send_at":"\#(formatter.string(from: sendAt))""#,
+                activityID: markup)
+
+            let goFile = FileManager.default.temporaryDirectory.appendingPathComponent("livegate-dispatch-go-\(UUID())").path
+            defer { try? FileManager.default.removeItem(atPath: goFile) }
+            let expected = ExpectedDispatches(
+                key: key, app_id: harness.tenant.app.identifier, superseded: superseded, newer: newer, scheduled: scheduled,
+                scheduled_activity_id: markup, send_at: formatter.string(from: sendAt), unknown: UUID().uuidString.lowercased(),
+                counts: .init(sent: 2, failed: 2, retried: 1, removed: 1),
+                entries: [
+                    .init(type: ActivityLogType.feedbackRemovedToken.rawValue, token: "…" + devices[2].suffix(8)),
+                    .init(type: ActivityLogType.other.rawValue, token: "…" + devices[3].suffix(8)),
+                ],
+                go_file: goFile)
+            let json = String(decoding: try JSONEncoder().encode(expected), as: UTF8.self)
+
+            let engine = harness.engine
+            let output = try await LiveGatewayServer.with(database: harness.database) { (baseURL: String) async throws -> Subprocess.Output in
+                try await withThrowingTaskGroup(of: Subprocess.Output?.self) { group in
+                    group.addTask {
+                        // Delivers once the script says the page is watching the pending dispatch.
+                        while !FileManager.default.fileExists(atPath: goFile) {
+                            try await Task.sleep(for: .milliseconds(50))
+                        }
+                        try await engine.deliverDue()
+                        return nil
+                    }
+                    group.addTask { try await Subprocess.run("/usr/bin/env", ["python3", Self.dispatchScript, baseURL, json]) }
+                    while let finished = try await group.next() {
+                        // The script is done: a delivery never asked for is not waited for.
+                        if let output = finished {
+                            group.cancelAll()
+                            return output
+                        }
+                    }
+                    throw Subprocess.Failure(description: "dispatch_test.py did not run")
+                }
+            }
+            #expect(output.status == 0, "dispatch_test.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
+            let delivered = try await harness.dispatch(newer)
+            #expect(try delivered.require("status", as: String.self) == "done")
+            #expect(try delivered.require("sent_count", as: Int.self) == 2)
         }
     }
 }

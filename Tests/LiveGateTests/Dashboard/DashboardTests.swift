@@ -31,12 +31,15 @@ struct DashboardTests {
                 #expect(page.headers[.contentType] == "text/html; charset=utf-8")
                 #expect(page.headers[.cacheControl] == "no-store")
                 Self.expectSecurityHeaders(page, "page")
-                #expect(page.text.contains(#"<script src="assets/dashboard.js" defer></script>"#))
+                // The shared script first: `defer` runs them in order.
+                #expect(page.text.contains(#"<script src="assets/common.js" defer></script>\#n  <script src="assets/dashboard.js" defer></script>"#))
                 #expect(page.text.contains(#"<link rel="stylesheet" href="assets/dashboard.css">"#))
 
                 let files = [
                     ("dashboard.css", "text/css; charset=utf-8"),
+                    ("common.js", "text/javascript; charset=utf-8"),
                     ("dashboard.js", "text/javascript; charset=utf-8"),
+                    ("dispatch.js", "text/javascript; charset=utf-8"),
                     ("icon.svg", "image/svg+xml"),
                 ]
                 for (name, contentType) in files {
@@ -48,6 +51,40 @@ struct DashboardTests {
                 }
                 // The page needs no key to load (it asks for one); the API still does.
                 #expect(try await Self.get(client, "/message_activity_log").status == .unauthorized)
+            }
+        }
+    }
+
+    /// A dispatch's page: the same page for every dispatch (its script reads `?id=`), served like the log
+    /// page, which links to it as `dispatch?id=<uuid>` beside itself.
+    @Test func theDispatchPageIsServedLikeTheLogPage() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let id = UUID().uuidString.lowercased()
+                // The address the log page's links make, resolved against the log page's own.
+                let link = try #require(URL(string: "dispatch?id=\(id)", relativeTo: URL(string: "http://gateway/dashboard/message-activity-log")))
+                #expect(link.absoluteURL.path == "/dashboard/dispatch")
+                for path in ["/dashboard/dispatch?id=\(id)", "/dashboard/dispatch", "/dashboard/dispatch?id=%3Cscript%3E"] {
+                    let page = try await Self.get(client, path)
+                    #expect(page.status == .ok, "\(path)")
+                    #expect(page.headers[.contentType] == "text/html; charset=utf-8", "\(path)")
+                    #expect(page.headers[.cacheControl] == "no-store", "\(path)")
+                    Self.expectSecurityHeaders(page, path)
+                    // Nothing of the query is written into the page: the script reads it, as text.
+                    #expect(!page.text.contains(id) && !page.text.contains("script%3E") && !page.text.contains("<script>"), "\(path)")
+                    #expect(page.text.contains(#"<script src="assets/common.js" defer></script>\#n  <script src="assets/dispatch.js" defer></script>"#))
+                    #expect(page.text.contains(#"<link rel="stylesheet" href="assets/dashboard.css">"#))
+                }
+                let delete = try await client.execute(uri: "/dashboard/dispatch", method: .delete)
+                #expect(delete.status == .methodNotAllowed)
+                #expect(delete.headers[.allow] == "GET")
+                // The log page's details link there; the dispatch page links back.
+                let common = try await Self.get(client, "/dashboard/assets/common.js").text
+                #expect(common.contains("href: 'dispatch?id=' + encodeURIComponent("))
+                let log = try await Self.get(client, "/dashboard/assets/dashboard.js").text
+                #expect(log.contains("dispatchLink(String(value)"))
+                let page = try await Self.get(client, "/dashboard/dispatch").text
+                #expect(page.contains(#"<a href="message-activity-log">Message activity log</a>"#))
             }
         }
     }
@@ -89,6 +126,13 @@ struct DashboardTests {
                 #expect(options == expected)
                 #expect(ActivityLogType.all.map(\.rawValue) == expected.dropFirst().map { String($0.split(separator: "\"")[1]) })
                 #expect(!page.contains("<!--"), "the placeholder is replaced")
+                // The dispatch page labels its entries' types from the same options, in a datalist.
+                let dispatchPage = try await Self.get(client, "/dashboard/dispatch").text
+                let dispatchOptions = dispatchPage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { $0.hasPrefix("<option") }
+                #expect(dispatchOptions == Array(expected.dropFirst()))
+                #expect(dispatchPage.contains(#"<datalist id="log-types">"#))
+                #expect(!dispatchPage.contains("<!--"), "the placeholder is replaced")
                 // The colours the options name exist.
                 let css = try await Self.get(client, "/dashboard/assets/dashboard.css").text
                 for style in ["type-no-credential", "type-invalid-credential", "type-removed-token", "type-other", "type-unknown"] {
@@ -96,27 +140,40 @@ struct DashboardTests {
                 }
             }
         }
-        let folder = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGate/Dashboard/Assets")
-        for file in ["message-activity-log.html", "dashboard.js"] {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        for file in try Self.assetFiles(ending: ".html") + Self.assetFiles(ending: ".js") {
+            let text = try String(contentsOf: Self.assets.appendingPathComponent(file), encoding: .utf8)
             for type in ActivityLogType.all {
                 #expect(!text.contains(type.rawValue), "\(file) spells '\(type.rawValue)'")
             }
         }
     }
 
-    /// What makes the strict policy work and the page safe: no inline code or style in the HTML, and no
+    static let assets = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGate/Dashboard/Assets")
+
+    /// Every page or script of the dashboard, so a new one is checked without being named here.
+    static func assetFiles(ending suffix: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: assets.path).filter { $0.hasSuffix(suffix) }.sorted()
+    }
+
+    /// What makes the strict policy work and the pages safe: no inline code or style in the HTML, and no
     /// script that turns text into markup.
     @Test func theFilesHaveNoInlineCodeAndNeverParseDataAsHTML() throws {
-        let folder = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGate/Dashboard/Assets")
-        let html = try String(contentsOf: folder.appendingPathComponent("message-activity-log.html"), encoding: .utf8)
-        let script = try String(contentsOf: folder.appendingPathComponent("dashboard.js"), encoding: .utf8)
-        for pattern in [#"<script(?![^>]*\ssrc=)"#, #"\son[a-z]+\s*="#, #"\sstyle\s*="#, #"<style"#, #"javascript:"#, #"https?://"#] {
-            let found = html.range(of: pattern, options: [.regularExpression, .caseInsensitive])
-            #expect(found == nil, "the page has \(pattern): \(found.map { String(html[$0]) } ?? "")")
+        let pages = try Self.assetFiles(ending: ".html")
+        let scripts = try Self.assetFiles(ending: ".js")
+        #expect(pages == ["dispatch.html", "message-activity-log.html"])
+        #expect(scripts == ["common.js", "dashboard.js", "dispatch.js"])
+        for page in pages {
+            let html = try String(contentsOf: Self.assets.appendingPathComponent(page), encoding: .utf8)
+            for pattern in [#"<script(?![^>]*\ssrc=)"#, #"\son[a-z]+\s*="#, #"\sstyle\s*="#, #"<style"#, #"javascript:"#, #"https?://"#] {
+                let found = html.range(of: pattern, options: [.regularExpression, .caseInsensitive])
+                #expect(found == nil, "\(page) has \(pattern): \(found.map { String(html[$0]) } ?? "")")
+            }
         }
-        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
-            #expect(!script.contains(sink), "dashboard.js uses \(sink)")
+        for name in scripts {
+            let script = try String(contentsOf: Self.assets.appendingPathComponent(name), encoding: .utf8)
+            for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
+                #expect(!script.contains(sink), "\(name) uses \(sink)")
+            }
         }
     }
 }

@@ -60,20 +60,35 @@ struct HousekeepingTests {
         }
     }
 
-    @Test func supersededAndCancelledDispatchesArePurgedLikeFinishedOnes() async throws {
-        try await DispatchAPI.with { api in
-            let superseded = try await api.update("x")
-            let newer = try await api.update("x")
-            let cancelled = try await api.update("y")
-            #expect(try await api.cancel(cancelled).status == .ok)
-            try await api.database.pool.query(
-                "UPDATE dispatches SET completed_at = now() - interval '61 hours' WHERE id = ANY($1::uuid[])",
-                [[superseded, cancelled]])
-            let report = try await Housekeeping(pool: api.database.pool)
-                .run(tokenLifetime: .seconds(12 * 3600), retention: .seconds(60 * 3600))
-            #expect(report.dispatches == 2)
-            let remaining = try await api.database.pool.query("SELECT id FROM dispatches").map { try $0.require("id", as: String.self) }
-            #expect(remaining == [newer])
+    /// Superseded and cancelled dispatches are finished too: kept as long as the log, then deleted like
+    /// done and failed ones, never left behind.
+    @Test func supersededAndCancelledDispatchesGoWithTheLog() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant(permissions: [.liveActivityUpdate])
+            let ids = try await TestGateway.app(database).test(.router) { client in
+                // Nothing delivers here: the first is superseded by the second, the third cancelled.
+                var ids: [String] = []
+                for (n, activity) in ["game-1", "game-1", "game-2"].enumerated() {
+                    let response = try await client.post(
+                        "/messages/live_activity/update",
+                        #"{"app_id":"\#(tenant.app.identifier)","activity_id":"\#(activity)","content_state":{"n":\#(n)}}"#,
+                        key: tenant.secret)
+                    ids.append(try #require(response.dispatchID))
+                }
+                let cancelled = try await client.execute(
+                    uri: "/messages/live_activity/dispatches/\(ids[2])", method: .delete, headers: .bearer(tenant.secret))
+                #expect(cancelled.status == .ok, "\(cancelled.text)")
+                return ids
+            }
+            let statuses = try await database.pool.query("SELECT status FROM dispatches ORDER BY sequence")
+                .map { try $0.require("status", as: String.self) }
+            #expect(statuses == ["superseded", "pending", "cancelled"])
+            let housekeeping = Housekeeping(pool: database.pool)
+            #expect(try await housekeeping.run(tokenLifetime: .seconds(43_200), retention: .seconds(216_000)).dispatches == 0)
+            try await database.pool.query("UPDATE dispatches SET completed_at = now() - interval '61 hours' WHERE completed_at IS NOT NULL")
+            #expect(try await housekeeping.run(tokenLifetime: .seconds(43_200), retention: .seconds(216_000)).dispatches == 2)
+            let remaining = try await database.pool.query("SELECT id FROM dispatches").map { try $0.require("id", as: String.self) }
+            #expect(remaining == [ids[1]])
         }
     }
 

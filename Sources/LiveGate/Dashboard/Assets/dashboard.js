@@ -1,21 +1,15 @@
-// LiveGate dashboard: the message activity log. Plain JavaScript, no build step, no dependencies.
-//
-// The API key is kept in this tab's sessionStorage only: never in a cookie or the URL. Everything
-// that comes from the gateway is put in the page with textContent and createElement, never parsed as
-// HTML, so it is shown as text, whatever it contains.
+// LiveGate dashboard: the message activity log page. Plain JavaScript, no build step, no
+// dependencies; common.js (loaded first) keeps the key and puts the gateway's data in the page as text.
 (function () {
   'use strict';
 
-  const KEY_STORAGE = 'livegate.dashboard.apiKey';
+  const {
+    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, dispatchLink, parseTime, formats, timeElement,
+    storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
+  } = window.LiveGateDashboard;
+
   const PAGE_SIZE = 25;
-  const API_URL = new URL('../message_activity_log', window.location.href);
   const FILTERS = ['app_id', 'type', 'activity_id', 'external_id', 'since', 'until'];
-
-  // Braze's type names, each with a short label and its own colour: read from the type filter's
-  // options, which the gateway writes from its own list of types (readTypes).
-  const TYPES = {};
-
-  const $ = (id) => document.getElementById(id);
 
   const state = {
     filters: {},
@@ -28,73 +22,6 @@
     request: 0,
   };
 
-  // ---- Small DOM helpers: every text goes through textContent. ----
-
-  function element(tag, options, children) {
-    const node = document.createElement(tag);
-    const settings = options || {};
-    if (settings.className) node.className = settings.className;
-    if (settings.text !== undefined && settings.text !== null) node.textContent = String(settings.text);
-    if (settings.title) node.title = settings.title;
-    if (settings.attributes) {
-      for (const [name, value] of Object.entries(settings.attributes)) node.setAttribute(name, value);
-    }
-    for (const child of children || []) node.append(child);
-    return node;
-  }
-
-  function none() {
-    return element('span', { className: 'none' }, [
-      element('span', { text: '—', attributes: { 'aria-hidden': 'true' } }),
-      element('span', { className: 'visually-hidden', text: 'none' }),
-    ]);
-  }
-
-  function textOrNone(value, className) {
-    if (value === null || value === undefined || value === '') return none();
-    return element('span', { className: className, text: value });
-  }
-
-  function typeLabel(type) {
-    const known = TYPES[type];
-    return element('span', {
-      className: 'type-label ' + (known ? known.css : 'type-unknown'),
-      text: known ? known.label : type,
-      title: type,
-      attributes: { 'data-type': type },
-    });
-  }
-
-  function readTypes() {
-    for (const option of $('filter-type').options) {
-      if (option.value) TYPES[option.value] = { label: option.dataset.label, css: option.dataset.style };
-    }
-  }
-
-  // ---- Times: the API speaks UTC with microseconds; people read their local time. ----
-
-  function parseTime(iso) {
-    // Date parses milliseconds; the API gives microseconds.
-    return new Date(String(iso).replace(/(\.\d{3})\d+/, '$1'));
-  }
-
-  const localFormat = new Intl.DateTimeFormat(undefined, {
-    year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  });
-  // In the table: entries are kept for days, not years.
-  const rowFormat = new Intl.DateTimeFormat(undefined, {
-    month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  });
-  const hourFormat = new Intl.DateTimeFormat(undefined, {
-    year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
-  });
-
-  function timeElement(iso, format) {
-    const date = parseTime(iso);
-    const shown = isNaN(date.getTime()) ? iso : format.format(date);
-    return element('time', { text: shown, title: iso + ' (UTC)', attributes: { datetime: iso } });
-  }
-
   // A datetime-local value ("2025-11-22T09:00" or with seconds) is the viewer's local time.
   function toISO(localValue) {
     if (!localValue) return null;
@@ -103,10 +30,6 @@
   }
 
   // ---- The key ----
-
-  function storedKey() {
-    return window.sessionStorage.getItem(KEY_STORAGE);
-  }
 
   function showKeyForm(message, details) {
     $('log-section').hidden = true;
@@ -125,36 +48,12 @@
   }
 
   function forgetKey(message, details) {
-    window.sessionStorage.removeItem(KEY_STORAGE);
+    dropKey();
     state.request += 1; // answers still on their way are ignored
     state.cursors = [null];
     state.nextCursor = null;
     clearEntries();
     showKeyForm(message, details);
-  }
-
-  // ---- Errors ----
-
-  function showError(box, message, details, retry) {
-    box.replaceChildren();
-    if (!message) {
-      box.hidden = true;
-      return;
-    }
-    box.append(element('p', { text: message }));
-    if (details && details.length > 0) {
-      box.append(element('ul', {}, details.map((detail) => element('li', { text: detail }))));
-    }
-    if (retry) {
-      const button = element('button', { className: 'secondary', text: 'Try again', attributes: { type: 'button' } });
-      button.addEventListener('click', retry);
-      box.append(button);
-    }
-    box.hidden = false;
-  }
-
-  function errorsOf(body) {
-    return body && Array.isArray(body.errors) ? body.errors.map(String) : [];
   }
 
   // ---- Loading a page ----
@@ -167,10 +66,7 @@
     parameters.push(['limit', String(PAGE_SIZE)]);
     const cursor = state.cursors[state.cursors.length - 1];
     if (cursor) parameters.push(['cursor', cursor]);
-    // encodeURIComponent, not URLSearchParams: the gateway reads '+' as a plus, not a space.
-    const url = new URL(API_URL);
-    url.search = parameters.map(([name, value]) => name + '=' + encodeURIComponent(value)).join('&');
-    return url;
+    return apiURL('message_activity_log', parameters);
   }
 
   async function load() {
@@ -182,33 +78,20 @@
     const request = ++state.request;
     setBusy(true);
     let response;
-    let body = null;
     try {
-      response = await fetch(query(), {
-        headers: { Authorization: 'Bearer ' + key, Accept: 'application/json' },
-        cache: 'no-store',
-        credentials: 'omit',
-        referrerPolicy: 'no-referrer',
-      });
-      try {
-        body = await response.json();
-      } catch (_) {
-        body = null;
-      }
+      response = await callAPI(query(), key);
     } catch (error) {
       if (request !== state.request) return;
       setBusy(false);
       $('status').textContent = '';
-      showError($('log-error'),
-        'Could not reach the gateway (' + (error && error.message ? error.message : 'network error') +
-        '). Check that it is running and that you are online, then try again.', [], load);
+      showError($('log-error'), unreachable(error), [], load);
       return;
     }
     if (request !== state.request) return; // a newer request was made meanwhile
     setBusy(false);
     $('status').textContent = '';
 
-    const message = body && typeof body.message === 'string' ? body.message : response.statusText;
+    const { body, message } = response;
     if (response.status === 401) {
       forgetKey('The gateway did not accept this key (' + message + '). Paste a valid API key.', errorsOf(body));
       return;
@@ -258,17 +141,14 @@
   function renderEntries() {
     const tbody = $('entries').tBodies[0];
     const rows = state.entries.map((entry) => {
-      const apns = entry.apns_status === null || entry.apns_status === undefined
-        ? none()
-        : element('span', { text: [entry.apns_status, entry.apns_reason].filter((part) => part !== null && part !== undefined).join(' ') });
       const row = element('tr', { attributes: { 'data-id': String(entry.id), tabindex: '0' } }, [
-        element('td', {}, [timeElement(entry.time, rowFormat)]),
+        element('td', {}, [timeElement(entry.time, formats.row)]),
         element('td', {}, [typeLabel(entry.type)]),
         element('td', { className: 'mono clip', title: entry.app_id }, [textOrNone(entry.app_id)]),
         element('td', { className: 'clip', title: entry.activity_id }, [textOrNone(entry.activity_id)]),
         element('td', { className: 'clip', title: entry.external_id }, [textOrNone(entry.external_id)]),
         element('td', { className: 'mono' }, [textOrNone(entry.token)]),
-        element('td', {}, [apns]),
+        element('td', {}, [apnsAnswer(entry)]),
         element('td', { className: 'message', text: entry.message, title: entry.message }),
       ]);
       if (String(entry.id) === state.selectedID) row.classList.add('selected');
@@ -304,7 +184,7 @@
   function renderSuppressed(hours) {
     const table = $('suppressed');
     table.tBodies[0].replaceChildren(...hours.map((hour) => element('tr', {}, [
-      element('td', {}, [timeElement(hour.hour, hourFormat)]),
+      element('td', {}, [timeElement(hour.hour, formats.hour)]),
       element('td', { className: 'mono' }, [textOrNone(hour.app_id)]),
       element('td', {}, [typeLabel(hour.type)]),
       element('td', { className: 'number', text: hour.total }),
@@ -344,10 +224,13 @@
       if (name === 'type') {
         shown = [typeLabel(value), element('div', { text: value })];
       } else if (name === 'time') {
-        shown = [element('div', { text: value }), element('div', { className: 'muted', text: localFormat.format(parseTime(value)) + ' (local)' })];
+        shown = [element('div', { text: value }), element('div', { className: 'muted', text: formats.local.format(parseTime(value)) + ' (local)' })];
+      } else if (name === 'dispatch_id') {
+        // The dispatch's own page: its status, counts and every entry it caused.
+        shown = [value ? dispatchLink(String(value), 'mono') : none()];
       } else {
         shown = [textOrNone(value === null || value === undefined ? null : String(value),
-          ['dispatch_id', 'apns_id', 'token', 'app_id'].includes(name) ? 'mono' : undefined)];
+          ['apns_id', 'token', 'app_id'].includes(name) ? 'mono' : undefined)];
       }
       fields.push(element('dt', { text: label }));
       fields.push(element('dd', { attributes: { 'data-field': name } }, shown));
@@ -407,7 +290,7 @@
   // ---- Wiring ----
 
   document.addEventListener('DOMContentLoaded', () => {
-    readTypes();
+    readTypes($('filter-type'));
     $('key-form').addEventListener('submit', (event) => {
       event.preventDefault();
       const key = $('key-input').value.trim();
@@ -415,7 +298,7 @@
         showError($('key-error'), 'Paste an API key first.');
         return;
       }
-      window.sessionStorage.setItem(KEY_STORAGE, key);
+      keepKey(key);
       $('key-input').value = '';
       showLogSection();
       state.cursors = [null];
