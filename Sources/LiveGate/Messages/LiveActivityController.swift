@@ -104,7 +104,9 @@ public struct LiveActivityController: Sendable {
     /// What both endpoints do between finding the app and committing: read the idempotency key, and
     /// build the payload once, refusing it if APNs would. The payload's `timestamp`, by which devices
     /// order updates, is the time it is sent: `send_at` when scheduled.
-    private func prepare(
+    /// Not inlined: inlined into `update`, Swift 6.3.1's release build (-O) crashes in LLVM's coroutine
+    /// split of `update` (signal 11 in emitSetAndGetSwiftErrorValueAround); debug builds are unaffected.
+    @inline(never) private func prepare(
         _ request: Request, body: JSONRequestBody, app: App, _ common: CommonMessageFields, acceptedAt: Date,
         payload: (Int64) -> LiveActivityPayload
     ) throws -> PreparedMessage {
