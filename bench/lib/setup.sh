@@ -76,6 +76,18 @@ bench_serve() {
     return 1
 }
 
+# bench_stop PID: stops one process started by this run (SIGTERM, then waits for it) and takes it out of
+# `bench_pids`, so the cleanup at exit never signals a number another process may have been given since.
+bench_stop() {
+    local pid="$1" i kept=()
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    for i in "${bench_pids[@]}"; do
+        [ "$i" = "$pid" ] || kept+=("$i")
+    done
+    bench_pids=("${kept[@]}")
+}
+
 # wait_for_port PORT: waits (at most 10 s) until something listens on 127.0.0.1:PORT.
 wait_for_port() {
     for _ in $(seq 1 100); do
