@@ -20,11 +20,15 @@ struct ScheduledSendTests {
             try await harness.register(token(0x7a), device: "phone")
             try await DeliveryServiceTests.running(harness.engine) {
                 // Far enough ahead that a loaded machine still accepts it before its time.
-                let sendAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 4).rounded(.down) + 0.5)
+                let sendAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 8).rounded(.down) + 0.5)
                 let text = DispatchJSONTime.text(sendAt)
                 let id = try await harness.update(#""content_state":{"score":"kick-off"},"send_at":"\#(text)""#)
-                #expect(try await Self.resource(harness, id)["status"]?.stringValue == "scheduled")
-                #expect(try await Self.resource(harness, id)["send_at"]?.stringValue == text)
+                let before = try await Self.resource(harness, id)
+                #expect(before["send_at"]?.stringValue == text)
+                if Date() < sendAt {
+                    // Read before its time (not a given when the suite saturates the machine).
+                    #expect(before["status"]?.stringValue == "scheduled")
+                }
                 try await DeliveryServiceTests.waitUntil("the push arrived", timeout: .seconds(10)) {
                     harness.simulator.received.count == 1
                 }
