@@ -55,7 +55,7 @@ struct SupersessionDeliveryTests {
             let tokens = try await Self.registerSlowDevices(harness)
             try await DeliveryServiceTests.running(harness.engine) {
                 let first = try await harness.update(#""content_state":{"score":"1-0"}"#)
-                try await DeliveryServiceTests.waitUntil("the first update is under way") {
+                try await DeliveryServiceTests.waitUntil("the first update is under way", timeout: .seconds(60)) {
                     harness.simulator.received.count >= 300
                 }
                 let second = try await harness.update(#""content_state":{"score":"2-0"}"#)
@@ -90,7 +90,7 @@ struct SupersessionDeliveryTests {
             _ = try await Self.registerSlowDevices(harness, count: 300)
             try await DeliveryServiceTests.running(harness.engine) {
                 let first = try await harness.update(#""content_state":{"score":"1-0"}"#)
-                try await DeliveryServiceTests.waitUntil("the first update is under way") { harness.simulator.received.count >= 30 }
+                try await DeliveryServiceTests.waitUntil("the first update is under way", timeout: .seconds(60)) { harness.simulator.received.count >= 30 }
                 let second = try await harness.update(#""content_state":{"score":"2-0"}"#)
                 try await DeliveryServiceTests.waitUntil("both are done", timeout: .seconds(60)) {
                     let firstStatus = try await harness.dispatch(first).require("status", as: String.self)
@@ -107,7 +107,7 @@ struct SupersessionDeliveryTests {
             _ = try await Self.registerSlowDevices(harness)
             try await DeliveryServiceTests.running(harness.engine) {
                 let id = try await harness.update(#""content_state":{"score":"1-0"}"#)
-                try await DeliveryServiceTests.waitUntil("the update is under way") { harness.simulator.received.count >= 300 }
+                try await DeliveryServiceTests.waitUntil("the update is under way", timeout: .seconds(60)) { harness.simulator.received.count >= 300 }
                 try await harness.api { client in
                     let response = try await client.execute(
                         uri: "/messages/live_activity/dispatches/\(id)", method: .delete, headers: .bearer(harness.tenant.secret),
@@ -116,7 +116,7 @@ struct SupersessionDeliveryTests {
                     #expect(try response.json["status"]?.stringValue == "cancelled")
                 }
                 let atCancel = Self.devicesReached(harness.simulator)
-                try await DeliveryServiceTests.waitUntil("the delivery stopped") {
+                try await DeliveryServiceTests.waitUntil("the delivery stopped", timeout: .seconds(60)) {
                     try await harness.dispatch(id).require("status", as: String.self) == "cancelled"
                 }
                 let row = try await harness.dispatch(id)
@@ -141,7 +141,7 @@ struct SupersessionDeliveryTests {
             _ = try await Self.registerSlowDevices(harness)
             try await DeliveryServiceTests.running(harness.engine) {
                 let first = try await harness.update(#""content_state":{"score":"1-0"}"#)
-                try await DeliveryServiceTests.waitUntil("the first update is under way") { harness.simulator.received.count >= 200 }
+                try await DeliveryServiceTests.waitUntil("the first update is under way", timeout: .seconds(60)) { harness.simulator.received.count >= 200 }
                 // The other gateway's API: its own router, no delivery, no signal to this engine.
                 let otherGateway = TestGateway.app(harness.database)
                 try await otherGateway.test(.router) { client in
@@ -150,7 +150,7 @@ struct SupersessionDeliveryTests {
                     #expect(response.status == .created)
                 }
                 let accepted = Date()
-                try await DeliveryServiceTests.waitUntil("the first is superseded", timeout: .seconds(10)) {
+                try await DeliveryServiceTests.waitUntil("the first is superseded", timeout: .seconds(30)) {
                     try await harness.dispatch(first).require("status", as: String.self) == "superseded"
                 }
                 let late = harness.simulator.received.filter {
