@@ -37,13 +37,7 @@ trap 'exit 130' INT TERM
 bench_database
 sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
 
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
-sim_port=$(free_port)
-LIVEGATE_LOG_LEVEL=warning "$bin" apns-sim --port "$sim_port" --tls --tls-certificate-out "$work/sim-cert.pem" \
-    --provider-key "KEY1234567:TEAM123456:$work/key.p8" >"$work/sim.log" 2>&1 &
-bench_pids+=($!)
-wait_for_port "$sim_port"
-for _ in $(seq 1 50); do [ -s "$work/sim-cert.pem" ] && break; sleep 0.1; done
+bench_simulator
 export LIVEGATE_BENCH_SIMULATOR="https://127.0.0.1:$sim_port" LIVEGATE_BENCH_SIMULATOR_CA="$work/sim-cert.pem"
 
 workspace=$(bench_workspace)

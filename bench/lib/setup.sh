@@ -43,6 +43,20 @@ bench_database() {
     "$bin" migrate >&2
 }
 
+# bench_simulator: makes a P-256 provider key ($work/key.p8, key id KEY1234567, team TEAM123456) and
+# starts `livegate apns-sim --tls` with it on a free port; sets `sim_port`, adds the simulator to
+# `bench_pids`, and returns once it listens and has written its certificate ($work/sim-cert.pem).
+# Call it outside a subshell, so cleanup sees the pid.
+bench_simulator() {
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
+    sim_port=$(free_port)
+    LIVEGATE_LOG_LEVEL=warning "$bin" apns-sim --port "$sim_port" --tls --tls-certificate-out "$work/sim-cert.pem" \
+        --provider-key "KEY1234567:TEAM123456:$work/key.p8" >"$work/sim.log" 2>&1 &
+    bench_pids+=($!)
+    wait_for_port "$sim_port"
+    for _ in $(seq 1 50); do [ -s "$work/sim-cert.pem" ] && break; sleep 0.1; done
+}
+
 # bench_workspace [options of `livegate workspace create`...]: makes the workspace "Bench"; prints its id.
 bench_workspace() {
     "$bin" workspace create --name Bench "$@" | tail -n 1

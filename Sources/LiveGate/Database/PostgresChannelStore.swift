@@ -89,11 +89,19 @@ public struct PostgresChannelStore: ChannelStore {
     }
 
     public func end(app: App, activityID: String, deletingAfter retention: Duration) async throws -> Bool {
+        try await Self.end(appID: app.id, activityID: activityID, deletingAfter: retention, on: pool)
+    }
+
+    /// Moves the activity's live channel to `ending`, to be deleted after `retention`; false when it had
+    /// none live. Shared by the API (an end accepted) and delivery (a scheduled end sent).
+    static func end(appID: UUID, activityID: String, deletingAfter retention: Duration, on pool: PostgresConnectionPool)
+        async throws -> Bool
+    {
         try await pool.query(
             """
             UPDATE broadcast_channels SET state = 'ending', delete_after = now() + make_interval(secs => $3)
             WHERE app_id = $1 AND activity_id = $2 AND state = 'live'
-            """, [app.id, activityID, retention.inSeconds]
+            """, [appID, activityID, retention.inSeconds]
         ).affectedRowCount == 1
     }
 

@@ -17,8 +17,9 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         return try await pool.withConnection { connection in
             var claimed = try Self.claim(worker: worker, limit: limit, lease: lease, on: connection)
             guard supersedes else { return claimed }
-            // A claimed dispatch may be superseded by another one of the same claim.
-            let superseded = try SupersessionStatement.supersede(byClaimed: claimed.map(\.dispatch.id), on: connection)
+            // A claimed dispatch may be superseded by another one of the same claim. Starts supersede nothing.
+            let superseding = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id)
+            let superseded = try SupersessionStatement.supersede(byClaimed: superseding, on: connection)
             for index in claimed.indices where superseded[claimed[index].dispatch.id] != nil {
                 claimed[index].stop = .superseded
             }
@@ -152,12 +153,8 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
 
     public func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws {
         let dispatch = claimed.dispatch
-        try await pool.query(
-            """
-            UPDATE broadcast_channels SET state = 'ending', delete_after = now() + make_interval(secs => $3)
-            WHERE app_id = $1 AND activity_id = $2 AND state = 'live'
-            """,
-            [dispatch.appID, dispatch.activityID, retention.inSeconds])
+        _ = try await PostgresChannelStore.end(
+            appID: dispatch.appID, activityID: dispatch.activityID, deletingAfter: retention, on: pool)
     }
 
     public func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool {

@@ -46,7 +46,7 @@ enum SupersessionStatement {
         sql: supersede(
             olderThanRowsOf: """
                 (SELECT id, app_id, activity_id, event, external_id, send_at, created_at, sequence
-                 FROM dispatches WHERE id = ANY($1::uuid[]) AND event <> 'start')
+                 FROM dispatches WHERE id = ANY($1::uuid[]))
                 """,
             newest: "coalesce(n.send_at, n.created_at) DESC, n.sequence DESC",
             olderCondition: """

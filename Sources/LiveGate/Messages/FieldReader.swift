@@ -83,26 +83,25 @@ struct FieldReader {
 
     /// An ISO-8601 date-time with a zone, as epoch seconds.
     func date(_ field: String) -> Int64? {
-        guard let value = value(field) else { return nil }
-        guard let text = value.stringValue, let seconds = ISO8601Timestamp.epochSeconds(from: text) else {
-            let shown = value.stringValue.map { "'\($0.prefix(64))'" } ?? value.typeName
-            problems.add(
-                "\(name(field)) must be an ISO-8601 date-time with a time zone, such as 2023-02-28T00:00:00+0000; got \(shown)")
-            return nil
-        }
-        return seconds
+        dateTime(field, example: "2023-02-28T00:00:00+0000", ISO8601Timestamp.epochSeconds(from:))
     }
 
     /// An ISO-8601 date-time with a zone, to the millisecond (a fraction beyond rounds up).
     func instant(_ field: String) -> Date? {
+        dateTime(field, example: "2023-02-28T18:30:00+0000") { text in
+            ISO8601Timestamp.epochMilliseconds(from: text).map { Date(timeIntervalSince1970: Double($0) / 1_000) }
+        }
+    }
+
+    /// A string read by `parse`, or a problem showing what came and an `example` of what is wanted.
+    private func dateTime<Value>(_ field: String, example: String, _ parse: (String) -> Value?) -> Value? {
         guard let value = value(field) else { return nil }
-        guard let text = value.stringValue, let milliseconds = ISO8601Timestamp.epochMilliseconds(from: text) else {
+        guard let text = value.stringValue, let parsed = parse(text) else {
             let shown = value.stringValue.map { "'\($0.prefix(64))'" } ?? value.typeName
-            problems.add(
-                "\(name(field)) must be an ISO-8601 date-time with a time zone, such as 2023-02-28T18:30:00+0000; got \(shown)")
+            problems.add("\(name(field)) must be an ISO-8601 date-time with a time zone, such as \(example); got \(shown)")
             return nil
         }
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
+        return parsed
     }
 
     func priority(_ field: String) -> APNsPriority? {

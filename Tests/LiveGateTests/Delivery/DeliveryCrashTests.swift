@@ -28,11 +28,7 @@ struct DeliveryCrashTests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant(
                 bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
-            try await database.pool.query(
-                """
-                INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
-                SELECT $1, 'final', 'device-' || i, t FROM unnest($2::text[]) WITH ORDINALITY AS d(t, i)
-                """, [tenant.app.id, tokens])
+            try await database.insertActivityTokens(tokens, app: tenant.app, activityID: "final")
             let environment = LiveGateBinary.environment(
                 databaseURL: database.connectionString,
                 [

@@ -20,11 +20,7 @@ struct SupersessionAcrossGatewaysTests {
             try await TestDatabase.with { database in
                 let tenant = try await database.makeTenant(
                     bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
-                try await database.pool.query(
-                    """
-                    INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
-                    SELECT $1, 'final', 'device-' || i, t FROM unnest($2::text[]) WITH ORDINALITY AS d(t, i)
-                    """, [tenant.app.id, tokens])
+                try await database.insertActivityTokens(tokens, app: tenant.app, activityID: "final")
                 // One page is the whole fan-out: only the once-a-second check can tell the deliverer.
                 let common = [
                     "LIVEGATE_APNS_CA_FILE": fixture.certificate.certificateFile, "LIVEGATE_DELIVERY_PAGE_SIZE": "5000",
@@ -54,10 +50,7 @@ struct SupersessionAcrossGatewaysTests {
                 let firstSent: Int = try await database.pool.query(
                     "SELECT sent_count FROM dispatches WHERE id = $1", [first])[0].require("sent_count")
                 #expect(firstSent < Self.devices)
-                var last: [String: String] = [:]
-                for push in simulator.received {
-                    last[push.deviceToken] = try JSONValue.parse(push.payload)["aps"]?["content-state"]?["score"]?.stringValue
-                }
+                let last = try SupersessionDeliveryTests.lastStates(simulator)
                 #expect(last.count == Self.devices)
                 #expect(last.values.allSatisfy { $0 == "2-0" }, "every device's last push holds the newest state")
             }

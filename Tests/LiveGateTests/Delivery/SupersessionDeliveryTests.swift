@@ -25,11 +25,7 @@ struct SupersessionDeliveryTests {
 
     static func registerSlowDevices(_ harness: DeliveryHarness, count: Int = devices) async throws -> [String] {
         let tokens = (0..<count).map { token(numbered: $0) }
-        try await harness.database.pool.query(
-            """
-            INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
-            SELECT $1, 'game-42', 'device-' || i, t FROM unnest($2::text[]) WITH ORDINALITY AS d(t, i)
-            """, [harness.tenant.app.id, tokens])
+        try await harness.database.insertActivityTokens(tokens, app: harness.tenant.app, activityID: "game-42")
         for device in tokens { harness.simulator.setBehavior(.delay(milliseconds: 15), for: device) }
         return tokens
     }

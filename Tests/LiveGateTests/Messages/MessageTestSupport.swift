@@ -26,6 +26,16 @@ extension TestDatabase {
             app: tenant.app)
     }
 
+    /// Update tokens for many devices at once (`device-1`, `device-2`, … in order), written straight into
+    /// the table: for fan-outs too large to register one call at a time.
+    func insertActivityTokens(_ tokens: [String], app: App, activityID: String) async throws {
+        try await pool.query(
+            """
+            INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
+            SELECT $1, $2, 'device-' || i, t FROM unnest($3::text[]) WITH ORDINALITY AS d(t, i)
+            """, [app.id, activityID, tokens])
+    }
+
     func registerPushToStart(
         _ tenant: Tenant, type: String, device: String, token: String, externalID: String? = nil,
         alias: UserAlias? = nil
