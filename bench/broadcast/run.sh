@@ -35,7 +35,10 @@ api_key=$("$bin" key create --workspace "$workspace" --name bench \
     --permissions messages.live_activity.update,live_activity.channels.manage | tail -n 1)
 
 gateway_port=$(free_port)
-LIVEGATE_DELIVERY=on LIVEGATE_LOG_LEVEL=warning LIVEGATE_APNS_CA_FILE="$work/sim-cert.pem" \
+# Supersession off: the updates follow each other within milliseconds on one activity, so with it on a
+# newer one would stop an older one before its broadcast; this measures every update's broadcast, as
+# before issue 12 (bench/freshness measures supersession).
+LIVEGATE_DELIVERY=on LIVEGATE_SUPERSESSION=off LIVEGATE_LOG_LEVEL=warning LIVEGATE_APNS_CA_FILE="$work/sim-cert.pem" \
     bench_serve "$gateway_port" "$work/gateway.log"
 
 python3 bench/broadcast/updates.py "http://127.0.0.1:$gateway_port" "$api_key" "$app_id" "$updates" "$tokens"

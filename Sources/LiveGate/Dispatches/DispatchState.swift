@@ -10,12 +10,4 @@ public enum DispatchState: String, Sendable, CaseIterable {
     /// A newer update or end covering its audience took over; what it sent is counted.
     case superseded
     case cancelled
-
-    /// Nothing more will be sent: a `DELETE` is refused.
-    public var isFinished: Bool {
-        switch self {
-        case .scheduled, .pending, .delivering: false
-        case .done, .failed, .superseded, .cancelled: true
-        }
-    }
 }

@@ -21,7 +21,8 @@ struct ScheduledSendTests {
             try await DeliveryServiceTests.running(harness.engine) {
                 // Far enough ahead that a loaded machine still accepts it before its time.
                 let sendAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 8).rounded(.down) + 0.5)
-                let text = DispatchJSONTime.text(sendAt)
+                // The resource's form: UTC with milliseconds (sendAt is whole seconds and a half).
+                let text = String(sendAt.iso8601.dropLast()) + ".500Z"
                 let id = try await harness.update(#""content_state":{"score":"kick-off"},"send_at":"\#(text)""#)
                 let before = try await Self.resource(harness, id)
                 #expect(before["send_at"]?.stringValue == text)
@@ -130,14 +131,5 @@ struct ScheduledSendTests {
             json.withLockedValue { $0 = try? response.json }
         }
         return try #require(json.withLockedValue { $0 })
-    }
-}
-
-/// The resource's time format, `2026-11-23T18:30:00.500Z`.
-enum DispatchJSONTime {
-    static func text(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let seconds = Date(timeIntervalSince1970: Double(milliseconds / 1000)).iso8601
-        return seconds.dropLast() + String(format: ".%03dZ", milliseconds % 1000)
     }
 }
