@@ -30,7 +30,7 @@ struct ScheduledSendTests {
                     // Read before its time (not a given when the suite saturates the machine).
                     #expect(before["status"]?.stringValue == "scheduled")
                 }
-                try await DeliveryServiceTests.waitUntil("the push arrived", timeout: .seconds(10)) {
+                try await DeliveryServiceTests.waitUntil("the push arrived", timeout: .seconds(30)) {
                     harness.simulator.received.count == 1
                 }
                 let push = try #require(harness.simulator.received.first)
