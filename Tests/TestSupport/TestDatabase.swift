@@ -25,7 +25,9 @@ public struct TestDatabase: Sendable {
         }
         let connectionString = TestPostgres.connectionString(database: name)
         let pool = PostgresConnectionPool(
-            configuration: .init(connectionString: connectionString, maximumConnections: poolSize))
+            configuration: .init(
+                connectionString: connectionString, maximumConnections: poolSize,
+                connectTimeoutSeconds: TestPostgres.connectTimeoutSeconds))
         let database = TestDatabase(name: name, connectionString: connectionString, pool: pool)
         do {
             let result = try await body(database)

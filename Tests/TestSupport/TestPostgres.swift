@@ -19,16 +19,24 @@ public enum TestPostgres {
 
     /// Runs administrative statements (CREATE/DROP DATABASE) on the server's `postgres` database.
     static func admin(_ sql: String) async throws {
-        let pool = PostgresConnectionPool(
-            configuration: .init(connectionString: connectionString(database: "postgres"), maximumConnections: 1))
-        do {
-            try await pool.query(sql)
-            await pool.close()
-        } catch {
-            await pool.close()
-            throw error
+        try await AdminStatementGate.shared.run {
+            let pool = PostgresConnectionPool(
+                configuration: .init(
+                    connectionString: connectionString(database: "postgres"), maximumConnections: 1,
+                    connectTimeoutSeconds: connectTimeoutSeconds))
+            do {
+                try await pool.query(sql)
+                await pool.close()
+            } catch {
+                await pool.close()
+                throw error
+            }
         }
     }
+
+    /// Longer than a gateway's: every test starts at once on two cores, and a slow connection here is
+    /// load, not the failure under test.
+    public static let connectTimeoutSeconds = 30
 }
 
 /// One migrated template per test process; every test database is a copy of it, which is far faster
@@ -43,7 +51,9 @@ actor MigratedTemplate {
             let name = "lg_template_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
             try await TestPostgres.admin("CREATE DATABASE \(name)")
             let pool = PostgresConnectionPool(
-                configuration: .init(connectionString: TestPostgres.connectionString(database: name), maximumConnections: 1))
+                configuration: .init(
+                    connectionString: TestPostgres.connectionString(database: name), maximumConnections: 1,
+                    connectTimeoutSeconds: TestPostgres.connectTimeoutSeconds))
             do {
                 try await Migrator(pool: pool, logger: Logger(label: "test.migrator")).migrate()
                 await pool.close()
