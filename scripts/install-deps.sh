@@ -27,6 +27,17 @@ if [ "$purpose" = "test" ] && ! python3 -c 'import selenium.webdriver' 2>/dev/nu
     python3 -m pip install --quiet 'selenium>=4.11,<5' >&2
 fi
 
+# PyPI's braze-client: a test reads LiveGate's answers through it. It pins tenacity<6, which does not
+# import on Python 3.11 (asyncio.coroutine is gone), so a current tenacity goes in after it.
+if [ "$purpose" = "test" ] && ! python3 -c 'import braze.client' 2>/dev/null; then
+    python3 -m pip install --quiet braze-client >&2
+    python3 -m pip install --quiet 'tenacity>=8.2' >&2
+fi
+# schemathesis checks every route against openapi.yaml (scripts/contract-test.sh).
+if [ "$purpose" = "test" ] && ! command -v schemathesis >/dev/null 2>&1; then
+    python3 -m pip install --quiet 'schemathesis>=4,<5' >&2
+fi
+
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi

@@ -54,6 +54,31 @@ struct ErrorBodyTests {
         }
     }
 
+    /// The method is judged before the body: a PUT without a body, or with a body that is not JSON or
+    /// is over the limit, on a route that does not take PUT is a 405, not a 415 or 413.
+    @Test func anUnservedMethodIs405WhateverItsBody() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                let cases: [(uri: String, allow: String)] = [
+                    ("/api_keys/current", "GET"), ("/healthz", "GET"), ("/dashboard/assets/dashboard.js", "GET"),
+                    ("/messages/live_activity/update", "POST"), ("/live_activity/channels", "GET, POST"),
+                    ("/messages/live_activity/dispatches/0b7e3f1c-9a55-4b7e-8d0e-6f4f2b8c1a90", "DELETE, GET"),
+                ]
+                for (uri, allow) in cases {
+                    for headers: HTTPFields in [[:], [.contentType: "text/plain"], [.contentLength: "999999999"]] {
+                        let response = try await client.execute(uri: uri, method: .put, headers: headers)
+                        #expect(response.status == .methodNotAllowed, "PUT \(uri) \(headers)")
+                        #expect(response.headers[.allow] == allow, "PUT \(uri)")
+                        #expect(response.text == #"{"message":"Method PUT is not allowed here"}"#)
+                    }
+                }
+                // A path nobody serves stays a 404, body or not.
+                let unknown = try await client.execute(uri: "/nowhere", method: .put, headers: [.contentType: "text/plain"])
+                #expect(unknown.status == .notFound)
+            }
+        }
+    }
+
     @Test func malformedJSONIs400() async throws {
         try await TestDatabase.with { database in
             try await TestGateway.app(database).test(.router) { client in

@@ -23,7 +23,7 @@ public func buildRouter(
     router.add(
         middleware: RequestLimitsMiddleware(
             maxBodyBytes: configuration.maxRequestBodyBytes,
-            clientAddresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies)))
+            clientAddresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies), routes: routeTable))
 
     router.addRoutes(HealthController(pool: dependencies.pool).routes)
     router.addRoutes(APIKeyController(authenticator: authenticator).routes)

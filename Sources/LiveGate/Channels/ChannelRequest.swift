@@ -10,8 +10,8 @@ struct ChannelRequest {
     static func parse(_ body: JSONObject, takesPolicy: Bool) throws(APIError) -> ChannelRequest {
         let problems = ValidationProblems()
         let fields = FieldReader(body, problems: problems)
-        let appID = fields.string("app_id", required: true, maxBytes: 128)
-        let activityID = fields.string("activity_id", required: true, maxBytes: CommonMessageFields.maximumActivityIDBytes)
+        let appID = fields.string("app_id", required: true, maxLength: 128)
+        let activityID = fields.string("activity_id", required: true, maxLength: CommonMessageFields.maximumActivityIDLength)
         var policy = MessageStoragePolicy.mostRecentMessageStored
         if takesPolicy, let value = fields.value("message_storage_policy") {
             switch value.numberLexeme {

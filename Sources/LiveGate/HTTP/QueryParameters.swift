@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// Reads a GET endpoint's query string, collecting every problem so one 400 names them all: each
-/// parameter at most once, 1 to 256 bytes, and no parameter the endpoint does not take.
+/// parameter at most once, 1 to 256 characters (no NUL), and no parameter the endpoint does not take.
 struct QueryParameters {
     private let pairs: [(name: String, value: String)]
     private(set) var problems: [String] = []
@@ -23,8 +23,8 @@ struct QueryParameters {
             return nil
         }
         if values.count > 1 { problems.append("\(name) may be given once") }
-        if value.isEmpty || value.utf8.count > 256 || value.utf8.contains(0) {
-            problems.append("\(name) must be 1 to 256 bytes")
+        if value.isEmpty || value.unicodeScalars.count > 256 || value.utf8.contains(0) {
+            problems.append("\(name) must be 1 to 256 characters, without NUL")
             return nil
         }
         return value

@@ -4,15 +4,18 @@ import Hummingbird
 
 /// Applies the gateway's request rules before any handler runs: the body limit (413, checked against
 /// `Content-Length` at once and against the bytes read otherwise), JSON bodies only (415), and the
-/// client address when the peer is a trusted proxy.
+/// client address when the peer is a trusted proxy. A method or path no route serves is the router's
+/// 405 or 404 whatever its body: the body rules are only for requests a route will read.
 public struct RequestLimitsMiddleware: RouterMiddleware {
     public typealias Context = LiveGateRequestContext
     let maxBodyBytes: Int
     let clientAddresses: ClientAddressResolver
+    let routes: RouteTable?
 
-    public init(maxBodyBytes: Int, clientAddresses: ClientAddressResolver) {
+    public init(maxBodyBytes: Int, clientAddresses: ClientAddressResolver, routes: RouteTable? = nil) {
         self.maxBodyBytes = maxBodyBytes
         self.clientAddresses = clientAddresses
+        self.routes = routes
     }
 
     public func handle(
@@ -21,6 +24,9 @@ public struct RequestLimitsMiddleware: RouterMiddleware {
         var context = context
         context.requestBodyLimit = maxBodyBytes
         context.clientAddress = clientAddresses.clientAddress(peer: context.peerAddress, headers: request.headers)
+        if let routes, !routes.serves(request.method, path: request.uri.path) {
+            return try await next(request, context)
+        }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes {
             throw APIError(.contentTooLarge, "Request body is larger than \(maxBodyBytes) bytes")
         }

@@ -13,6 +13,8 @@ public final class RouteTable: Sendable {
 
     /// By the route's pattern as written in the OpenAPI document (`/dashboard/assets/{name}`).
     private let routes = NIOLockedValueBox<[String: Route]>([:])
+    /// The methods of routes without parameters, by path: asked on every request, so one lookup.
+    private let fixedRoutes = NIOLockedValueBox<[String: Set<HTTPRequest.Method>]>([:])
 
     public init() {}
 
@@ -22,10 +24,19 @@ public final class RouteTable: Sendable {
             routes[route.path.description, default: Route(path: route.path, methods: [])].methods.insert(route.method)
         }
         self.routes.withLockedValue { $0 = routes }
+        let fixed = routes.filter { pattern, _ in !pattern.contains("{") && !pattern.contains("*") }.mapValues(\.methods)
+        fixedRoutes.withLockedValue { $0 = fixed }
     }
 
-    /// The methods of every route whose pattern `path` falls under; empty when none does. Only asked
-    /// on the way to a 404, so a walk over every route is cheap enough.
+    /// Whether a route serves `method` at `path`: a request no route serves goes straight to the
+    /// router's 404 or 405, before anything looks at its body.
+    public func serves(_ method: HTTPRequest.Method, path: String) -> Bool {
+        if let methods = fixedRoutes.withLockedValue({ $0[path] }) { return methods.contains(method) }
+        return methods(forPath: path).contains(method)
+    }
+
+    /// The methods of every route whose pattern `path` falls under; empty when none does. Asked on the
+    /// way to a 404 and for paths with parameters, so a walk over every route is cheap enough.
     public func methods(forPath path: String) -> Set<HTTPRequest.Method> {
         let components = path.split(separator: "/")
         return routes.withLockedValue { routes in

@@ -18,13 +18,13 @@ struct ApplePushOptions {
             default: fields.problems.add("\(fields.name("content-available")) must be true or false")
             }
         }
-        let outerSound = fields.string("sound", maxBytes: 256)
+        let outerSound = fields.string("sound", maxLength: 256)
         if let text = fields.value("alert")?.stringValue {
             options.alert = LiveActivityAlert(title: nil, body: .plain(text), sound: outerSound)
         } else if let alert = fields.nested("alert") {
             let title = text(alert, plain: "title", key: "title_loc_key", arguments: "title_loc_args")
             let body = text(alert, plain: "body", key: "loc_key", arguments: "loc_args")
-            let sound = alert.string("sound", maxBytes: 256) ?? outerSound
+            let sound = alert.string("sound", maxLength: 256) ?? outerSound
             if title != nil || body != nil || sound != nil {
                 options.alert = LiveActivityAlert(title: title, body: body, sound: sound)
             }
@@ -36,9 +36,9 @@ struct ApplePushOptions {
 
     /// A title or body: plain text, or a localization key with its arguments, not both.
     private static func text(_ fields: FieldReader, plain: String, key: String, arguments: String) -> AlertText? {
-        let plainText = fields.string(plain, maxBytes: 4096)
-        let locKey = fields.string(key, maxBytes: 1024)
-        let locArgs = fields.strings(arguments, maxBytes: 1024)
+        let plainText = fields.string(plain, maxLength: 4096)
+        let locKey = fields.string(key, maxLength: 1024)
+        let locArgs = fields.strings(arguments, maxLength: 1024)
         if plainText != nil, locKey != nil {
             fields.problems.add("give \(fields.name(plain)) or \(fields.name(key)), not both")
             return nil

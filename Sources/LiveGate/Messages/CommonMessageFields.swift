@@ -3,7 +3,7 @@ import Foundation
 
 /// The fields `update` and `start` share (SPEC §4–§5).
 struct CommonMessageFields {
-    static let maximumActivityIDBytes = 256
+    static let maximumActivityIDLength = 256
 
     var appID: String
     var activityID: String
@@ -18,8 +18,8 @@ struct CommonMessageFields {
 
     /// Nil when a required field is missing or wrong; every problem is recorded in `fields.problems`.
     static func read(_ fields: FieldReader, notificationRequired: Bool, now: Date) -> CommonMessageFields? {
-        let appID = fields.string("app_id", required: true, maxBytes: 128)
-        let activityID = fields.string("activity_id", required: true, maxBytes: maximumActivityIDBytes)
+        let appID = fields.string("app_id", required: true, maxLength: 128)
+        let activityID = fields.string("activity_id", required: true, maxLength: maximumActivityIDLength)
         let contentState = fields.object("content_state", required: true)
         let staleDate = fields.date("stale_date")
         let dismissalDate = fields.date("dismissal_date")

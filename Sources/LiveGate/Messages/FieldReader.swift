@@ -25,7 +25,7 @@ struct FieldReader {
 
     func has(_ field: String) -> Bool { value(field) != nil }
 
-    func string(_ field: String, required: Bool = false, maxBytes: Int = 512) -> String? {
+    func string(_ field: String, required: Bool = false, maxLength: Int = 512) -> String? {
         guard let value = value(field) else {
             if required { problems.add("\(name(field)) is required") }
             return nil
@@ -43,8 +43,10 @@ struct FieldReader {
             problems.add("\(name(field)) must not contain NUL characters")
             return nil
         }
-        if string.utf8.count > maxBytes {
-            problems.add("\(name(field)) must be at most \(maxBytes) bytes, got \(string.utf8.count)")
+        // Characters (Unicode scalars), as JSON Schema's maxLength counts them in openapi.yaml.
+        let length = string.unicodeScalars.count
+        if length > maxLength {
+            problems.add("\(name(field)) must be at most \(maxLength) characters, got \(length)")
             return nil
         }
         return string
@@ -114,7 +116,7 @@ struct FieldReader {
     }
 
     /// An array of non-empty strings.
-    func strings(_ field: String, maxBytes: Int = 512) -> [String]? {
+    func strings(_ field: String, maxLength: Int = 512) -> [String]? {
         guard let value = value(field) else { return nil }
         guard let array = value.arrayValue else {
             problems.add("\(name(field)) must be an array of strings, got \(value.typeName)")
@@ -122,10 +124,10 @@ struct FieldReader {
         }
         var strings: [String] = []
         for (index, element) in array.enumerated() {
-            guard let string = element.stringValue, !string.isEmpty, string.utf8.count <= maxBytes,
+            guard let string = element.stringValue, !string.isEmpty, string.unicodeScalars.count <= maxLength,
                 !string.utf8.contains(0)
             else {
-                problems.add("\(name(field))[\(index)] must be a non-empty string of at most \(maxBytes) bytes")
+                problems.add("\(name(field))[\(index)] must be a non-empty string of at most \(maxLength) characters")
                 return nil
             }
             strings.append(string)

@@ -55,13 +55,14 @@ public struct LiveActivityController: Sendable {
         let accepted = try prepare(
             request, body: body, app: app, message.common, acceptedAt: acceptedAt, payload: message.payload)
         let dispatch = accepted.dispatch(event: message.event, externalID: message.externalID)
-        let warnings = message.warnings
+        let requestWarnings = message.warnings
         let outcome = try await dispatches.commitUpdate(dispatch, idempotency: accepted.idempotency) { resolution in
-            var errors = warnings
+            var warnings = requestWarnings
             if !resolution.hasRegisteredTokens {
-                errors.append(Self.noTokenWarning(activityID: dispatch.activityID, externalID: dispatch.externalID))
+                // Braze answers plain success here: devices may register after the call.
+                warnings.append(Self.noTokenWarning(activityID: dispatch.activityID, externalID: dispatch.externalID))
             }
-            return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
+            return MessageAcceptance(dispatchID: dispatch.id, warnings: warnings).stored
         }
         if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt == nil, outcome != .keyReused {
             // After the commit, replays included: a retried end finishes what a crash here left undone.

@@ -20,7 +20,7 @@ struct LiveActivityStartRequest {
                 "\(unsupported) targeting is not supported yet: name the users with external_user_ids or user_aliases")
         }
         let common = CommonMessageFields.read(fields, notificationRequired: true, now: now)
-        let attributesType = fields.string("activity_attributes_type", required: true, maxBytes: 256)
+        let attributesType = fields.string("activity_attributes_type", required: true, maxLength: 256)
         let attributes = fields.object("activity_attributes", required: true)
         if let alert = common?.notification.alert, problems.isEmpty {
             // A start shows an alert: iOS needs both lines.

@@ -15,7 +15,7 @@ struct LiveActivityUpdateRequest {
         let fields = FieldReader(body, problems: problems)
         let common = CommonMessageFields.read(fields, notificationRequired: false, now: now)
         let endActivity = fields.bool("end_activity") ?? false
-        let externalID = fields.string("external_id", maxBytes: 512)
+        let externalID = fields.string("external_id", maxLength: 512)
         try problems.throwIfAny()
 
         var request = LiveActivityUpdateRequest(common: common!, endActivity: endActivity, externalID: externalID)

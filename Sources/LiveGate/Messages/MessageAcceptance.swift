@@ -4,11 +4,15 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The `201` of an accepted message: `{"dispatch_id": ..., "errors": [...], "message": "success"}`,
-/// keys sorted like every other body the gateway writes.
+/// The `201` of an accepted message: `{"dispatch_id": ..., "errors": [...], "message": "success",
+/// "warnings": [...]}`, keys sorted like every other body the gateway writes.
+/// `errors` carries only what Braze itself reports as errors on a successful call (`start`'s users
+/// without a push-to-start token): Braze clients read any non-empty `errors` as a failed call.
+/// Notices that are not errors (no device under the tag yet, an ignored field) go in `warnings`.
 struct MessageAcceptance {
     let dispatchID: UUID
-    let errors: [String]
+    var errors: [String] = []
+    var warnings: [String] = []
 
     /// Written with APNsCore's serializer: this is on every accepted call, and JSONEncoder is slow.
     var stored: StoredResponse {
@@ -16,6 +20,7 @@ struct MessageAcceptance {
         body.set("dispatch_id", .string(dispatchID.uuidString.lowercased()))
         if !errors.isEmpty { body.set("errors", .array(errors.map(JSONValue.string))) }
         body.set("message", .string("success"))
+        if !warnings.isEmpty { body.set("warnings", .array(warnings.map(JSONValue.string))) }
         return StoredResponse(status: 201, body: String(decoding: JSONValue.object(body).serialized(), as: UTF8.self))
     }
 

@@ -8,9 +8,9 @@ struct PushTokenTagRequest {
     static func parse(_ body: JSONObject) throws(APIError) -> PushTokenTagRequest {
         let problems = ValidationProblems()
         let fields = FieldReader(body, problems: problems)
-        let appID = fields.string("app_id", required: true, maxBytes: 128)
-        let deviceID = fields.string("device_id", required: true, maxBytes: 256)
-        let externalID = fields.string("external_id", maxBytes: 512)
+        let appID = fields.string("app_id", required: true, maxLength: 128)
+        let deviceID = fields.string("device_id", required: true, maxLength: 256)
+        let externalID = fields.string("external_id", maxLength: 512)
         let alias = fields.nested("user_alias")?.userAlias()
 
         let hasTag = fields.has("tag")
@@ -24,12 +24,12 @@ struct PushTokenTagRequest {
             problems.add(
                 "tag (with push_token) or activity_attributes_type (with push_to_start_token) is required")
         case (true, false):
-            if let tag = fields.string("tag", maxBytes: CommonMessageFields.maximumActivityIDBytes) {
+            if let tag = fields.string("tag", maxLength: CommonMessageFields.maximumActivityIDLength) {
                 kind = .activity(tag: tag)
             }
             token = Self.token(fields, "push_token")
         case (false, true):
-            if let type = fields.string("activity_attributes_type", maxBytes: 256) {
+            if let type = fields.string("activity_attributes_type", maxLength: 256) {
                 kind = .pushToStart(attributesType: type)
             }
             token = Self.token(fields, "push_to_start_token")

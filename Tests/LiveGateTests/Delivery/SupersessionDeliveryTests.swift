@@ -152,7 +152,9 @@ struct SupersessionDeliveryTests {
                 let late = harness.simulator.received.filter {
                     $0.receivedAt > accepted.addingTimeInterval(2.5) && String(decoding: $0.payload, as: UTF8.self).contains("1-0")
                 }
-                #expect(late.isEmpty, "\(late.count) pushes of the old state went more than 2.5 s after the newer update")
+                #expect(
+                    late.count == 0,
+                    "\(late.count) pushes of the old state went more than 2.5 s after the newer update, the last at \(late.map(\.receivedAt).max().map { $0.timeIntervalSince(accepted) } ?? 0) s")
             }
         }
     }

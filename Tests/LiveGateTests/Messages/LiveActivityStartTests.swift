@@ -92,7 +92,7 @@ struct LiveActivityStartTests {
         (#""x":1"#, "name the users to start the activity for: external_user_ids, user_aliases or external_id"),
         (#""external_user_ids":[\#((0...50).map { "\"u\($0)\"" }.joined(separator: ","))]"#, "at most 50 users per start, got 51"),
         (#""external_user_ids":"fan-1""#, "external_user_ids must be an array of strings, got string"),
-        (#""external_user_ids":["fan-1",""]"#, "external_user_ids[1] must be a non-empty string of at most 512 bytes"),
+        (#""external_user_ids":["fan-1",""]"#, "external_user_ids[1] must be a non-empty string of at most 512 characters"),
         (#""user_aliases":[{"alias_name":"n"}]"#, "user_aliases[0].alias_label is required"),
         (#""user_aliases":["n"]"#, "user_aliases[0] must be an object with alias_name and alias_label"),
         (#""external_id":"f","activity_attributes_type":null"#, "activity_attributes_type is required"),

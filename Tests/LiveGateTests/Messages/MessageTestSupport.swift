@@ -79,6 +79,15 @@ extension TestResponse {
     var errors: [String] {
         ((try? json)?["errors"]?.arrayValue ?? []).compactMap(\.stringValue)
     }
+
+    var warnings: [String] {
+        ((try? json)?["warnings"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    /// Whether the body has the key at all: Braze clients treat even an empty `errors` list warily.
+    func has(key: String) -> Bool {
+        (try? json)?[key] != nil
+    }
 }
 
 /// Expects `actual` to be the same JSON as the literal `expected`, member order aside.

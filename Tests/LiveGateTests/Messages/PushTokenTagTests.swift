@@ -133,7 +133,7 @@ struct PushTokenTagTests {
          "give tag with push_token, or activity_attributes_type with push_to_start_token, not both"),
         (#""device_id":"d","tag":"","push_token":"ab""#, "tag must not be empty"),
         (#""device_id":"d","tag":"\#(String(repeating: "x", count: 257))","push_token":"ab""#,
-         "tag must be at most 256 bytes, got 257"),
+         "tag must be at most 256 characters, got 257"),
         (#""device_id":"d","activity_attributes_type":"X","push_to_start_token":12"#,
          "push_to_start_token must be the token as hex: an even number of 0-9/a-f digits, at most 400"),
         (#""device_id":"d","tag":"t","push_token":"ab","user_alias":{"alias_name":"n"}"#, "user_alias.alias_label is required"),
