@@ -23,4 +23,6 @@ echo "PostgreSQL for tests on 127.0.0.1:$pg_port" >&2
 swift build --build-tests
 # The README's run command, end to end; before the unit tests so their summary is the last thing printed.
 scripts/smoke-run.sh
+# openapi.yaml against a running gateway, every schemathesis check: zero failures.
+scripts/contract-test.sh
 swift test --skip-build "$@"

@@ -28,17 +28,24 @@ struct PushTokenTagRequest {
                 kind = .activity(tag: tag)
             }
             token = Self.token(fields, "push_token")
+            Self.refuse(fields, "push_to_start_token", goesWith: "activity_attributes_type")
         case (false, true):
             if let type = fields.string("activity_attributes_type", maxLength: 256) {
                 kind = .pushToStart(attributesType: type)
             }
             token = Self.token(fields, "push_to_start_token")
+            Self.refuse(fields, "push_token", goesWith: "tag")
         }
         try problems.throwIfAny()
         return PushTokenTagRequest(
             appID: appID!,
             registration: TokenRegistration(
                 kind: kind!, deviceID: deviceID!, token: token, externalID: externalID, alias: alias))
+    }
+
+    /// A token beside the wrong key would be dropped without a word: refused instead.
+    private static func refuse(_ fields: FieldReader, _ field: String, goesWith key: String) {
+        if fields.has(field) { fields.problems.add("\(field) goes with \(key), which this call does not give") }
     }
 
     /// The token, or nil for an explicit `null` (remove). Leaving the field out is a mistake, not a removal.

@@ -220,6 +220,19 @@ struct ActivityLogAPITests {
         }
     }
 
+    /// ISO 8601 has a year 0 and PostgreSQL does not: such a bound answers, empty, instead of failing.
+    @Test func boundsBeforeYearOneAreAnsweredNotFailed() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])
+            try await TestGateway.app(database).test(.router) { client in
+                for query in ["?until=0000-01-01T00:00:00Z", "?since=0000-01-01T00:00:00Z", "?since=0000-01-01T00:00:00Z&until=0000-06-01T00:00:00Z"] {
+                    let response = try await Self.get(client, query, key: tenant.secret)
+                    #expect(response.status == .ok, "\(query): \(response.text)")
+                }
+            }
+        }
+    }
+
     @Test func hoursWithMoreThanAHundredEntriesShowTheirCount() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])

@@ -1,0 +1,65 @@
+"""schemathesis hooks for LiveGate's contract test (scripts/contract-test.sh).
+
+openapi.yaml states every constraint a single field can carry. A few rules are not about one field's
+shape, and JSON Schema cannot say them; these hooks keep *schema-valid* generated values inside them,
+so that "a schema-valid request was refused" means a real contract bug:
+
+- `app_id` must name an existing app of the key's workspace: a well-formed one is replaced by the
+  contract test's own app (LIVEGATE_CONTRACT_APP_ID). Malformed ones are left as generated.
+- `send_at` may be at most 7 days ahead of the moment the gateway receives the call: a well-formed
+  one is moved to an hour from now.
+- `since` must be before `until` on the activity log: a well-formed pair is put in order.
+- `cursor` must be a `next_cursor` the gateway gave: a well-formed one is replaced by a real cursor
+  (base64url of "0.1", the position before every row).
+
+Values that violate the schema are never touched, so negative cases stay negative; schemathesis
+re-validates every case after these hooks, and judges it by what is actually sent.
+"""
+import datetime
+import os
+import re
+
+import yaml
+
+import schemathesis
+
+APP_ID = os.environ["LIVEGATE_CONTRACT_APP_ID"]
+
+
+def well_formed(value, max_length=128):
+    return isinstance(value, str) and 0 < len(value) <= max_length and "\x00" not in value
+
+
+def date_time_pattern():
+    """openapi.yaml's own DateTime pattern, so 'well-formed' means what the contract says."""
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "openapi.yaml")) as document:
+        schemas = yaml.safe_load(document)["components"]["schemas"]
+    return re.compile(schemas["DateTime"]["pattern"])
+
+
+DATE_TIME = date_time_pattern()
+
+
+def well_formed_time(value):
+    return isinstance(value, str) and DATE_TIME.fullmatch(value) is not None
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    body = case.body if isinstance(case.body, dict) else None
+    if body is not None:
+        if well_formed(body.get("app_id")):
+            body["app_id"] = APP_ID
+        if well_formed_time(body.get("send_at")):
+            soon = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
+            body["send_at"] = soon.strftime("%Y-%m-%dT%H:%M:%SZ")
+    query = case.query if isinstance(case.query, dict) else None
+    if query is not None:
+        if well_formed(query.get("app_id"), max_length=256):
+            query["app_id"] = APP_ID
+        if isinstance(query.get("cursor"), str) and query["cursor"] and all(
+                c.isascii() and (c.isalnum() or c in "-_") for c in query["cursor"]) and len(query["cursor"]) <= 88:
+            query["cursor"] = "MC4x"
+        if well_formed_time(query.get("since")) and well_formed_time(query.get("until")):
+            # Their order is not worth re-implementing here: any well-formed pair becomes an ordered one.
+            query["since"], query["until"] = "2000-01-01T00:00:00Z", "2100-01-01T00:00:00Z"
