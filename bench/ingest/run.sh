@@ -43,14 +43,16 @@ run_gateway() { # concurrency -> "rps p50 p99 errors"
     wrk_update "$gateway_port" "$1" "$duration" "$work/wrk.err"
 }
 
-echo "| concurrency | pgbench insert tps | gateway accepted/s | ratio | gateway p50 | gateway p99 | non-2xx |"
+echo "| concurrency | pgbench insert tps | gateway accepted (201) /s | ratio | gateway p50 | gateway p99 | not 201 |"
 echo "|---:|---:|---:|---:|---:|---:|---:|"
+not_created=0
 for concurrency in $levels; do
     best_pg=0; best_gw=0; best_line=""
     for round in 1 2; do
         tps=$(run_pgbench "$concurrency")
         [ "${tps:-0}" -gt "$best_pg" ] && best_pg=$tps
         read -r rps p50 p99 bad <<<"$(run_gateway "$concurrency")"
+        not_created=$((not_created + bad))
         if [ "${rps:-0}" -gt "$best_gw" ]; then best_gw=$rps; best_line="$p50 $p99 $bad"; fi
     done
     read -r p50 p99 bad <<<"$best_line"
@@ -60,3 +62,8 @@ done
 dispatches=$(psql "$DATABASE_URL" -tAc "SELECT count(*) FROM dispatches")
 echo
 echo "dispatches committed by the gateway during the run: $dispatches"
+if [ "$not_created" -gt 0 ]; then
+    echo "FAILED: $not_created answers were not 201, so the figures above are not all accepted updates; the first ones:" >&2
+    sed -n 1,3p "$work/wrk.err" >&2
+    exit 1
+fi

@@ -4,7 +4,13 @@ local counter = 0
 local app_id = os.getenv("BENCH_APP_ID")
 local api_key = os.getenv("BENCH_API_KEY")
 local tags = tonumber(os.getenv("BENCH_TAGS") or "100")
-local failures = 0
+-- Global, not local: done() reads each thread's count with thread:get.
+failures = 0
+local threads = {}
+
+function setup(thread)
+    table.insert(threads, thread)
+end
 
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -23,4 +29,12 @@ response = function(status, headers, body)
         failures = failures + 1
         if failures <= 3 then io.stderr:write("unexpected status " .. status .. ": " .. body .. "\n") end
     end
+end
+
+-- Only 201s are accepted updates: wrk's own Requests/sec counts every answer, 429s and 500s included.
+function done(summary, latency, requests)
+    local failed = 0
+    for _, thread in ipairs(threads) do failed = failed + thread:get("failures") end
+    local seconds = summary.duration / 1e6
+    io.write(string.format("accepted/s: %d\nnot 201: %d\n", math.floor((summary.requests - failed) / seconds), failed))
 end
