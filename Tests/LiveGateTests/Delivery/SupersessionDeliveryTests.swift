@@ -55,7 +55,7 @@ struct SupersessionDeliveryTests {
                     harness.simulator.received.count >= 300
                 }
                 let second = try await harness.update(#""content_state":{"score":"2-0"}"#)
-                try await DeliveryServiceTests.waitUntil("the second update is done", timeout: .seconds(60)) {
+                try await DeliveryServiceTests.waitUntil("the second update is done", timeout: .seconds(180)) {
                     try await harness.dispatch(second).require("status", as: String.self) == "done"
                 }
                 let firstRow = try await harness.dispatch(first)
