@@ -11,10 +11,4 @@ extension APNsSendResult {
             self = .unreachable(error)
         }
     }
-
-    /// APNs answered 403 for the provider token: a freshly signed one may be accepted.
-    var rejectsProviderToken: Bool {
-        if case .answered(let response) = self { return response.rejectsProviderToken }
-        return false
-    }
 }

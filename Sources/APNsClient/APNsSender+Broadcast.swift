@@ -9,7 +9,9 @@ extension APNsSender {
         let url = destination.endpoint.baseURL + BroadcastPaths.broadcast(bundleID: destination.bundleID)
         let request = HTTP2Request(url: url, headers: broadcast.headers.fields, body: broadcast.payload)
         do {
-            return APNsSendResult(try await tokens.sendSigned(request, on: client, credentials: destination.credentials))
+            let outcome = try await tokens.sendSigned(request, on: client, credentials: destination.credentials)
+            metrics.record([outcome], kind: .broadcast)
+            return APNsSendResult(outcome)
         } catch {
             return .unsignable(error)
         }

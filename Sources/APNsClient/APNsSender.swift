@@ -8,6 +8,7 @@ import Foundation
 public final class APNsSender: Sendable {
     let tokens: ProviderTokenCache
     let connections: APNsConnections
+    let metrics = APNsMetrics()
     private let sharedHeaders = SharedPushHeaders()
 
     public init(tokens: ProviderTokenCache = ProviderTokenCache(), transport: HTTP2ClientConfiguration = .init()) {
@@ -26,11 +27,13 @@ public final class APNsSender: Sendable {
     public func send(_ pushes: [LiveActivityPush], to destination: APNsDestination) async -> [APNsSendResult] {
         let client = connections.client(baseURL: destination.endpoint.baseURL, teamID: destination.credentials.teamID)
         do {
-            return try await tokens.sendRenewingOnce(
-                count: pushes.count, credentials: destination.credentials, rejectsToken: \APNsSendResult.rejectsProviderToken
+            let outcomes = try await tokens.sendRenewingOnce(
+                count: pushes.count, credentials: destination.credentials, rejectsToken: ProviderTokenCache.rejectsToken
             ) { token, indices in
                 await send(pushes, indices: indices, to: destination, client: client, token: token)
             }
+            metrics.record(outcomes, kind: .device)
+            return outcomes.map(APNsSendResult.init)
         } catch {
             return pushes.map { _ in .unsignable(error) }
         }
@@ -40,7 +43,7 @@ public final class APNsSender: Sendable {
     private func send(
         _ pushes: [LiveActivityPush], indices: [Int], to destination: APNsDestination, client: CurlHTTP2Client,
         token: ProviderToken
-    ) async -> [APNsSendResult] {
+    ) async -> [Result<HTTP2Response, HTTP2TransportError>] {
         var requests: [HTTP2Request] = []
         requests.reserveCapacity(indices.count)
         let deviceURL = destination.endpoint.baseURL + "/3/device/"
@@ -62,7 +65,7 @@ public final class APNsSender: Sendable {
                     headers: [("apns-id", push.apnsID.uuidString.lowercased())], sharedHeaders: shared?.lines,
                     body: push.payload))
         }
-        return await client.send(batch: requests).map(APNsSendResult.init)
+        return await client.send(batch: requests)
     }
 
     /// Closes every connection and stops the clients' threads.

@@ -31,7 +31,7 @@ extension ProviderTokenCache {
         }[0]
     }
 
-    private static func rejectsToken(_ outcome: Result<HTTP2Response, HTTP2TransportError>) -> Bool {
+    static func rejectsToken(_ outcome: Result<HTTP2Response, HTTP2TransportError>) -> Bool {
         // The body is read only for a 403: other answers cannot be about the token.
         guard case .success(let answer) = outcome, answer.status == 403 else { return false }
         return APNsResponse(answer).rejectsProviderToken

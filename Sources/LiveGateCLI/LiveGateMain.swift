@@ -1,9 +1,13 @@
 import ArgumentParser
 import LiveGate
 import Logging
+import Metrics
 
 @main
 enum LiveGateMain {
+    /// What `livegate serve` shows at `GET /metrics`.
+    static let metrics = GatewayMetricsFactory()
+
     static func main() async {
         // Logging is bootstrapped once, here: to standard error, so standard output carries only what
         // scripts read (the identifiers and keys the create commands print).
@@ -13,6 +17,8 @@ enum LiveGateMain {
             handler.logLevel = logLevel
             return handler
         }
+        // Metrics too, once, here: libraries record through swift-metrics and never bootstrap it.
+        MetricsSystem.bootstrap(metrics)
         await run(LiveGateCommand.self)
     }
 

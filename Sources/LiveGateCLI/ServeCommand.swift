@@ -31,7 +31,11 @@ struct ServeCommand: AsyncParsableCommand {
             channelLimits: ChannelLimits(
                 channelsPerApp: try Settings.integer("LIVEGATE_CHANNELS_PER_APP", default: 10_000, range: 1...10_000)),
             channelRetention: try Settings.duration(
-                "LIVEGATE_CHANNEL_RETENTION_SECONDS", default: 3600, range: 0...(30 * 86_400), unit: .seconds(1)))
+                "LIVEGATE_CHANNEL_RETENTION_SECONDS", default: 3600, range: 0...(30 * 86_400), unit: .seconds(1)),
+            metrics: try Settings.switch("LIVEGATE_METRICS", default: true)
+                ? MetricsExposure(
+                    registry: LiveGateMain.metrics.registry, address: try Settings.address("LIVEGATE_METRICS_ADDRESS"))
+                : nil)
         // Off only to measure what supersession saves (bench/freshness).
         let supersedes = try Settings.switch("LIVEGATE_SUPERSESSION", default: true)
         let dispatchCommit = DispatchCommitSettings(
@@ -73,6 +77,14 @@ struct ServeCommand: AsyncParsableCommand {
                     logger: logger),
                 logger: logger),
         ]
+        if configuration.metrics != nil {
+            services.append(
+                DispatchBacklogService(
+                    pool: pool,
+                    interval: try Settings.duration(
+                        "LIVEGATE_METRICS_REFRESH_SECONDS", default: 5, range: 1...3600, unit: .seconds(1)),
+                    logger: logger))
+        }
         if try Settings.switch("LIVEGATE_DELIVERY", default: true) {
             services.append(
                 DeliveryEngine(

@@ -44,6 +44,19 @@ enum Settings {
         }
     }
 
+    /// `host:port` (`[::1]:9464` for IPv6); nil when unset.
+    static func address(_ name: String) throws -> (host: String, port: Int)? {
+        guard let text = environment[name], !text.isEmpty else { return nil }
+        let problem = ValidationError("\(name) must be host:port, such as 127.0.0.1:9464 or [::1]:9464")
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (1...65535).contains(port)
+        else { throw problem }
+        var host = text[..<colon]
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        guard !host.isEmpty, !host.contains("[") else { throw problem }
+        return (String(host), port)
+    }
+
     static func networks(_ name: String) throws -> [IPNetwork] {
         guard let text = environment[name], !text.isEmpty else { return [] }
         return try text.split(separator: ",").map { entry in

@@ -27,6 +27,7 @@ public final class PostgresConnectionPool: Sendable {
     private let threadPool: NIOThreadPool
     private let state = NIOLockedValueBox(State())
     private let logger: Logger
+    private let metrics = PostgresPoolMetrics()
 
     public init(configuration: PostgresConfiguration, logger: Logger = Logger(label: "livegate.postgres")) {
         self.configuration = configuration
@@ -98,11 +99,21 @@ public final class PostgresConnectionPool: Sendable {
         for waiter in waiters {
             waiter.resume(throwing: PostgresError(code: .poolClosed, message: "the connection pool is closed"))
         }
+        metrics.closed(idle.count)
         _ = idle  // freed here, when the last reference goes
         try? await threadPool.shutdownGracefully()
     }
 
     private func acquire() async throws -> PostgresConnection {
+        let connection = try await grantedConnection()
+        metrics.handedOut()
+        return connection
+    }
+
+    private func grantedConnection() async throws -> PostgresConnection {
+        let asked = ContinuousClock.now
+        var waited = false
+        defer { if waited { metrics.waited(ContinuousClock.now - asked) } }
         let grant = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Grant, any Error>) in
             let immediate: Result<Grant, PostgresError>? = state.withLockedValue { state in
                 if state.isClosed {
@@ -116,7 +127,12 @@ public final class PostgresConnectionPool: Sendable {
                 state.waiters.append(continuation)
                 return nil
             }
-            if let immediate { continuation.resume(with: immediate) }
+            if let immediate {
+                continuation.resume(with: immediate)
+            } else {
+                waited = true
+                metrics.queued()
+            }
         }
         switch grant {
         case .connection(let connection):
@@ -124,7 +140,9 @@ public final class PostgresConnectionPool: Sendable {
         case .openNew:
             do {
                 let configuration = self.configuration
-                return try await runBlocking { try PostgresConnection.connect(configuration) }
+                let connection = try await runBlocking { try PostgresConnection.connect(configuration) }
+                metrics.opened()
+                return connection
             } catch {
                 giveUpSlot()
                 throw error
@@ -133,24 +151,27 @@ public final class PostgresConnectionPool: Sendable {
     }
 
     private func release(_ connection: PostgresConnection) {
+        metrics.returned()
         let broken = connection.isBroken
-        let (waiter, grant, stale): (CheckedContinuation<Grant, any Error>?, Grant?, [PostgresConnection]) =
+        // `closed`: how many connections this release drops (freed when the last reference goes).
+        let (waiter, grant, stale, closed): (CheckedContinuation<Grant, any Error>?, Grant?, [PostgresConnection], Int) =
             state.withLockedValue { state in
                 if broken || state.isClosed {
                     // After a broken connection the idle ones are suspect too: drop them all.
                     let stale = broken ? state.idle : []
                     state.idle.removeAll()
                     state.openCount -= 1 + stale.count
-                    guard !state.isClosed, !state.waiters.isEmpty else { return (nil, nil, stale) }
+                    guard !state.isClosed, !state.waiters.isEmpty else { return (nil, nil, stale, 1 + stale.count) }
                     state.openCount += 1
-                    return (state.waiters.removeFirst(), .openNew, stale)
+                    return (state.waiters.removeFirst(), .openNew, stale, 1 + stale.count)
                 }
                 if !state.waiters.isEmpty {
-                    return (state.waiters.removeFirst(), .connection(connection), [])
+                    return (state.waiters.removeFirst(), .connection(connection), [], 0)
                 }
                 state.idle.append(connection)
-                return (nil, nil, [])
+                return (nil, nil, [], 0)
             }
+        metrics.closed(closed)
         if !stale.isEmpty {
             logger.debug("dropping idle postgres connections after a broken one", metadata: ["count": "\(stale.count)"])
         }

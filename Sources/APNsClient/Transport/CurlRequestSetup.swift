@@ -89,12 +89,17 @@ enum CurlRequestSetup {
         }
         var status = 0
         var connects = 0
+        // Microseconds since the transfer started: until it was about to send, and until it ended.
+        var ready: curl_off_t = 0
+        var ended: curl_off_t = 0
         lg_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         lg_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        lg_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &ready)
+        lg_curl_easy_getinfo_offset(easy, CURLINFO_TOTAL_TIME_T, &ended)
         return .success(
             HTTP2Response(
                 status: status, headers: transfer.responseHeaders, body: transfer.responseBody,
-                reusedConnection: connects == 0))
+                reusedConnection: connects == 0, answerTime: .microseconds(max(0, ended - ready))))
     }
 
     static func code(for result: CURLcode) -> HTTP2TransportError.Code {

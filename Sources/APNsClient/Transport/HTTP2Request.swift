@@ -27,4 +27,6 @@ public struct HTTP2Response: Sendable, Equatable {
     public var body: [UInt8]
     /// True when the request went over a connection that was already open.
     public var reusedConnection: Bool
+    /// From the request going out (the connection open, a stream granted) to the answer's last byte.
+    public var answerTime: Duration = .zero
 }

@@ -26,6 +26,9 @@ public func buildRouter(
             clientAddresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies), routes: routeTable))
 
     router.addRoutes(HealthController(pool: dependencies.pool).routes)
+    if let metrics = configuration.metrics, metrics.address == nil {
+        router.addRoutes(MetricsController(registry: metrics.registry).routes)
+    }
     router.addRoutes(APIKeyController(authenticator: authenticator).routes)
     router.addRoutes(PushTokenTagController(apps: apps, tokens: dependencies.tokens).routes)
     router.addRoutes(PushChannelController(apps: apps, store: dependencies.channels).routes)
@@ -74,6 +77,20 @@ public func buildApplication(
             serverName: configuration.serverName),
         onServerRunning: onServerRunning,
         logger: logger)
-    app.addServices(services)
+    // The metrics listener first: it stops last, so a drain can still be watched.
+    app.addServices(metricsServer(configuration, logger: logger) + services)
     return app
+}
+
+/// `GET /metrics` alone on an address of its own, when one is configured.
+func metricsServer(_ configuration: GatewayConfiguration, logger: Logger) -> [any Service] {
+    guard let metrics = configuration.metrics, let address = metrics.address else { return [] }
+    let router = Router()
+    router.addRoutes(MetricsController(registry: metrics.registry).routes)
+    return [
+        Application(
+            router: router,
+            configuration: .init(address: .hostname(address.host, port: address.port), serverName: configuration.serverName),
+            logger: logger)
+    ]
 }

@@ -127,6 +127,7 @@ public final class DeliveryEngine: Service, Sendable {
         do {
             let app = try await apps.value(for: claimed.dispatch.appID) { try await tenancy.app(id: claimed.dispatch.appID) }
             let ending = try await delivery.deliver(claimed, app: app)
+            GatewayMetrics.deliveryEnded(claimed, ending)
             logger.debug(
                 "dispatch delivery ended",
                 metadata: [

@@ -64,6 +64,7 @@ public struct LiveActivityController: Sendable {
             }
             return MessageAcceptance(dispatchID: dispatch.id, warnings: warnings).stored
         }
+        GatewayMetrics.accepted(dispatch.event, outcome)
         if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt == nil, outcome != .keyReused {
             // After the commit, replays included: a retried end finishes what a crash here left undone.
             // An end narrowed to one user's devices leaves the activity, and its channel, to the others.
@@ -96,6 +97,7 @@ public struct LiveActivityController: Sendable {
                 + resolution.usersWithoutToken.map { "\($0) has no push-to-start token for \(targeting.attributesType)" }
             return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
         }
+        GatewayMetrics.accepted(dispatch.event, outcome)
         context.logger.info(
             "live activity start accepted",
             metadata: ["dispatch_id": "\(dispatch.id)", "app_id": "\(accepted.app.identifier)", "users": "\(message.users.count)"])

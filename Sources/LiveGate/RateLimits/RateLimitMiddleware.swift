@@ -23,6 +23,7 @@ public struct RateLimitMiddleware: RouterMiddleware {
         guard let limit = try await limits.limit(for: key.workspaceID) else { throw APIError.invalidKey }
         let decision = try await limiter.acquire(workspaceID: key.workspaceID, limit: limit, now: clock.now())
         guard decision.allowed else {
+            GatewayMetrics.refusedByRateLimit(route: context.endpointPath)
             context.logger.info("rate limited", metadata: ["limit": "\(limit)"])
             throw APIError(
                 .tooManyRequests,

@@ -1,0 +1,88 @@
+import APNsClient
+import PostgresClient
+
+/// Every metric `GET /metrics` shows, in one place (docs/operating/metrics.md explains them). The
+/// gateway records its own through swift-metrics (`GatewayMetrics+Recording`); Hummingbird, the
+/// PostgreSQL pool and the APNs sender record theirs under their own labels, which
+/// `GatewayMetricsFactory` renames to these. Label values are bounded sets (route templates, methods,
+/// statuses, events): never a workspace, app, activity, token or key.
+public enum GatewayMetrics {
+    public static let httpRequests = MetricDefinition(
+        "livegate_http_requests_total", .counter, labels: ["route", "method", "status"], recordedAs: "hb.requests",
+        renamedDimensions: httpDimensions,
+        help: "HTTP requests answered, by route template, method and status.")
+    public static let httpRequestDuration = MetricDefinition(
+        "livegate_http_request_duration_seconds", .histogram, labels: ["route", "method", "status"],
+        buckets: millisecondsToSeconds, recordedAs: "http.server.request.duration", renamedDimensions: httpDimensions,
+        help: "Time from a request's arrival to its answer's last byte.")
+    public static let httpRequestsInProgress = MetricDefinition(
+        "livegate_http_requests_in_progress", .gauge, labels: ["method"], recordedAs: "http.server.active_requests",
+        renamedDimensions: httpDimensions,
+        help: "HTTP requests being handled now.")
+    public static let messagesAccepted = MetricDefinition(
+        "livegate_messages_accepted_total", .counter, labels: ["event"],
+        help: "Live Activity messages accepted (committed, answered 201), by APNs event; replays not counted.")
+    public static let rateLimitRefusals = MetricDefinition(
+        "livegate_rate_limit_refusals_total", .counter, labels: ["route"],
+        help: "Requests refused with 429 because their workspace used up its hourly limit.")
+    public static let apnsPushes = MetricDefinition(
+        "livegate_apns_pushes_total", .counter, labels: ["kind", "status"], recordedAs: APNsMetrics.requestsLabel,
+        help: "Pushes sent to APNs (every try), by kind (device, broadcast) and the HTTP status APNs answered (none: no answer).")
+    public static let apnsAnswerDuration = MetricDefinition(
+        "livegate_apns_answer_duration_seconds", .histogram, labels: ["kind"], buckets: millisecondsToSeconds,
+        recordedAs: APNsMetrics.answerDurationLabel,
+        help: "Time APNs took to answer a push, from sending the request to the answer's last byte.")
+    public static let dispatchDeliveryDuration = MetricDefinition(
+        "livegate_dispatch_delivery_duration_seconds", .histogram, labels: ["event"], buckets: tensOfMillisecondsToMinutes,
+        help: "Per dispatch delivered to all its devices: time from acceptance (or its send_at, if later) to the last device's push.")
+    public static let dispatchesWaiting = MetricDefinition(
+        "livegate_dispatches_waiting", .gauge, labels: ["state"],
+        help: "Due dispatches not finished: pending (waiting for a worker) or delivering (held by one). All gateways' together.")
+    public static let dispatchesScheduled = MetricDefinition(
+        "livegate_dispatches_scheduled", .gauge,
+        help: "Accepted dispatches not due yet: send_at ahead, or handed back to be tried again later.")
+    public static let oldestWaitingDispatch = MetricDefinition(
+        "livegate_dispatch_oldest_waiting_seconds", .gauge,
+        help: "How long the longest-waiting unfinished due dispatch has been due (0: none).")
+    public static let databaseConnectionsInUse = MetricDefinition(
+        "livegate_db_pool_connections_in_use", .gauge, recordedAs: PostgresPoolMetrics.inUseLabel,
+        help: "PostgreSQL connections handed out by the pool now.")
+    public static let databaseConnectionsOpen = MetricDefinition(
+        "livegate_db_pool_connections_open", .gauge, recordedAs: PostgresPoolMetrics.openLabel,
+        help: "PostgreSQL connections open (in use or idle); at most LIVEGATE_DB_POOL_SIZE.")
+    public static let databaseWaits = MetricDefinition(
+        "livegate_db_pool_waits_total", .counter, recordedAs: PostgresPoolMetrics.waitsLabel,
+        help: "Times a caller had to wait for a PostgreSQL connection because all were in use.")
+    public static let databaseWaitDuration = MetricDefinition(
+        "livegate_db_pool_wait_duration_seconds", .histogram, buckets: subMillisecondsToSeconds,
+        recordedAs: PostgresPoolMetrics.waitDurationLabel,
+        help: "How long those callers waited for a connection.")
+
+    public static let all: [MetricDefinition] = [
+        httpRequests, httpRequestDuration, httpRequestsInProgress, messagesAccepted, rateLimitRefusals, apnsPushes,
+        apnsAnswerDuration, dispatchDeliveryDuration, dispatchesWaiting, dispatchesScheduled, oldestWaitingDispatch,
+        databaseConnectionsInUse, databaseConnectionsOpen, databaseWaits, databaseWaitDuration,
+    ]
+
+    /// Hummingbird's `MetricsMiddleware` dimensions (OpenTelemetry's names).
+    static let httpDimensions = ["http.route": "route", "http.request.method": "method", "http.response.status_code": "status"]
+
+    /// Recorded by a library but not shown: Hummingbird's error counter only counts errors that got past
+    /// the gateway's error middleware (none do); statuses are in `livegate_http_requests_total`.
+    static let dropped: Set<String> = ["hb.request.errors"]
+
+    /// HTTP answers and APNs answers: 1 ms to 10 s.
+    static let millisecondsToSeconds: [Duration] = [
+        .milliseconds(1), .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5),
+        .seconds(10),
+    ]
+    /// Waiting for a database connection: 0.1 ms to 10 s.
+    static let subMillisecondsToSeconds: [Duration] = [.microseconds(100), .microseconds(500)] + millisecondsToSeconds
+    /// A dispatch's whole fan-out: 10 ms to 10 minutes.
+    static let tensOfMillisecondsToMinutes: [Duration] = [
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
+        .seconds(120), .seconds(300), .seconds(600),
+    ]
+}
