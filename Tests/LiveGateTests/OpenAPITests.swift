@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import LiveGate
 import PostgresClient
+import Prometheus
 import Testing
 import TestSupport
 
@@ -30,7 +31,10 @@ struct OpenAPITests {
 
         // The pool is never used: building the router opens no connection.
         let pool = PostgresConnectionPool(configuration: .init(connectionString: "dbname=unused"))
-        let (_, routes) = buildRouter(configuration: .init(), dependencies: .postgres(pool: pool))
+        // With metrics on the gateway's port, as `serve` runs by default.
+        let (_, routes) = buildRouter(
+            configuration: .init(metrics: MetricsExposure(registry: PrometheusCollectorRegistry())),
+            dependencies: .postgres(pool: pool))
         await pool.close()
         #expect(documented == routes.descriptions)
     }
