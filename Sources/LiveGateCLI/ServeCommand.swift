@@ -31,7 +31,13 @@ struct ServeCommand: AsyncParsableCommand {
             channelLimits: ChannelLimits(
                 channelsPerApp: try Settings.integer("LIVEGATE_CHANNELS_PER_APP", default: 10_000, range: 1...10_000)),
             channelRetention: try Settings.duration(
-                "LIVEGATE_CHANNEL_RETENTION_SECONDS", default: 3600, range: 0...(30 * 86_400), unit: .seconds(1)))
+                "LIVEGATE_CHANNEL_RETENTION_SECONDS", default: 3600, range: 0...(30 * 86_400), unit: .seconds(1)),
+            tokenTagLimits: TokenTagLimits.Settings(
+                perApp: try Settings.integer(
+                    "LIVEGATE_TOKEN_TAG_RATE_PER_APP", default: TokenTagLimits.Settings.defaultPerApp, range: 0...100_000_000),
+                perAddress: try Settings.integer(
+                    "LIVEGATE_TOKEN_TAG_RATE_PER_ADDRESS", default: TokenTagLimits.Settings.defaultPerAddress,
+                    range: 0...100_000_000)))
         // Off only to measure what supersession saves (bench/freshness).
         let supersedes = try Settings.switch("LIVEGATE_SUPERSESSION", default: true)
         let dispatchCommit = DispatchCommitSettings(
@@ -65,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = [
             PostgresPoolService(pool: pool),
             QuotaReturnService(limiter: dependencies.rateLimiter),
+            QuotaReturnService(limiter: dependencies.tokenTagRateLimiter),
             ChannelManagerService(manager: dependencies.channelManager),
             HousekeepingService(
                 pool: pool, tokenLifetime: delivery.tokenLifetime, logSettings: try DeliveryEnvironment.activityLog(),

@@ -27,7 +27,12 @@ public func buildRouter(
 
     router.addRoutes(HealthController(pool: dependencies.pool).routes)
     router.addRoutes(APIKeyController(authenticator: authenticator).routes)
-    router.addRoutes(PushTokenTagController(apps: apps, tokens: dependencies.tokens, clock: dependencies.clock).routes)
+    router.addRoutes(
+        PushTokenTagController(
+            apps: apps, tokens: dependencies.tokens,
+            limits: TokenTagLimits(settings: configuration.tokenTagLimits, apps: dependencies.tokenTagRateLimiter),
+            clock: dependencies.clock
+        ).routes)
     router.addRoutes(PushChannelController(apps: apps, store: dependencies.channels).routes)
     let rateLimit = configuration.rateLimiting
         ? RateLimitMiddleware(

@@ -19,6 +19,8 @@ public struct GatewayConfiguration: Sendable {
     /// How long an ended activity's broadcast channel lives on (late devices still hear the end) before
     /// housekeeping deletes it at APNs.
     public var channelRetention: Duration
+    /// Calls per minute to `/push_token_tag` from one address and per app (0: no limit).
+    public var tokenTagLimits: TokenTagLimits.Settings
 
     public init(
         host: String = "127.0.0.1",
@@ -29,7 +31,8 @@ public struct GatewayConfiguration: Sendable {
         lookupCacheTimeToLive: Duration = .seconds(5),
         rateLimiting: Bool = true,
         channelLimits: ChannelLimits = .init(),
-        channelRetention: Duration = .seconds(3600)
+        channelRetention: Duration = .seconds(3600),
+        tokenTagLimits: TokenTagLimits.Settings = .init()
     ) {
         self.host = host
         self.port = port
@@ -40,5 +43,6 @@ public struct GatewayConfiguration: Sendable {
         self.rateLimiting = rateLimiting
         self.channelLimits = channelLimits
         self.channelRetention = channelRetention
+        self.tokenTagLimits = tokenTagLimits
     }
 }
