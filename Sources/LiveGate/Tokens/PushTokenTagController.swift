@@ -13,7 +13,9 @@ public struct PushTokenTagController: Sendable {
     let clock: MessageClock
 
     /// `limits` nil: no abuse limits.
-    public init(apps: AppDirectory, tokens: any TokenRegistry, limits: TokenTagLimits? = nil, clock: MessageClock = .system) {
+    public init(
+        apps: AppDirectory, tokens: any TokenRegistry, limits: TokenTagLimits? = nil, clock: MessageClock = .system
+    ) {
         self.apps = apps
         self.tokens = tokens
         self.limits = limits
@@ -53,22 +55,29 @@ public struct PushTokenTagController: Sendable {
                 StoredResponse(status: 201, body: #"{"message":"success"}"#), replayed: false)
             if let shown { response.headers.append(contentsOf: shown.headers) }
             return response
-        } catch let error where shown != nil && (error is APIError || error is any HTTPResponseError) {
-            // The limits' headers ride on every answer once the call was counted, errors included.
+        } catch {
+            // The limits' headers ride on every answer once the call was counted, errors included;
+            // failures that are not answers of ours (the database) go on as they are.
+            guard let shown, error is APIError || error is any HTTPResponseError else { throw error }
             var answer = ErrorMiddleware.apiError(for: error, request: request, context: context, routes: nil)
-            answer.headers.append(contentsOf: shown!.headers)
+            answer.headers.append(contentsOf: shown.headers)
             throw answer
         }
     }
 
-    private func authorize(externalID: String, app: App, request: Request, context: LiveGateRequestContext) throws(APIError) {
+    private func authorize(
+        externalID: String, app: App, request: Request, context: LiveGateRequestContext
+    ) throws(APIError) {
         do {
             try app.sdkAuthentication.authorize(
                 externalID: externalID, authorization: request.headers[.authorization], now: clock.now())
         } catch {
             context.logger.info(
                 "SDK authentication refused a registration",
-                metadata: ["app_id": "\(app.identifier)", "status": "\(error.status.code)", "reason": "\(error.errors.first ?? error.message)"])
+                metadata: [
+                    "app_id": "\(app.identifier)", "status": "\(error.status.code)",
+                    "reason": "\(error.errors.first ?? error.message)",
+                ])
             throw error
         }
     }
