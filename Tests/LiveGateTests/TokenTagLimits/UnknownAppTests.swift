@@ -73,14 +73,15 @@ struct UnknownAppTests {
         try await TestDatabase.with { database async throws in
             let workspace = try await database.makeWorkspace()
             let repository = CountingTenancyRepository(base: database.tenancy)
-            let directory = AppDirectory(repository: repository, cacheTimeToLive: .seconds(1))
+            // Long enough that creating the app surely takes less, even on a busy machine.
+            let directory = AppDirectory(repository: repository, cacheTimeToLive: .seconds(5))
             #expect(try await directory.app(identifier: "made-next") == nil)
             _ = try await database.tenancy.createApp(
                 workspaceID: workspace.id, name: "New", identifier: "made-next", bundleID: "com.example.new", endpoint: .sandbox,
                 credentials: nil)
             // Believed unknown while the snapshot that predates it is fresh...
             #expect(try await directory.app(identifier: "made-next") == nil)
-            try await Task.sleep(for: .milliseconds(1100))
+            try await Task.sleep(for: .milliseconds(5100))
             // ...and found once it is not.
             #expect(try await directory.app(identifier: "made-next")?.name == "New")
         }
