@@ -22,6 +22,11 @@ done
 if [ "$purpose" = "test" ] && ! python3 -c 'import openapi_spec_validator, yaml' 2>/dev/null; then
     python3 -m pip install --quiet openapi-spec-validator pyyaml >&2
 fi
+# SDK authentication tests sign their JWTs with PyJWT (with cryptography for ES256/RS256), as a customer's
+# server would, so the gateway never checks only tokens of its own making.
+if [ "$purpose" = "test" ] && ! python3 -c 'import jwt, cryptography' 2>/dev/null; then
+    python3 -m pip install --quiet 'pyjwt[crypto]>=2.4,<3' >&2
+fi
 # The dashboard's browser test is a Python Selenium 4 script.
 if [ "$purpose" = "test" ] && ! python3 -c 'import selenium.webdriver' 2>/dev/null; then
     python3 -m pip install --quiet 'selenium>=4.11,<5' >&2

@@ -5,7 +5,7 @@ import LiveGate
 
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "app", abstract: "Manage apps.", subcommands: [Create.self, SetChannelsEndpoint.self])
+        commandName: "app", abstract: "Manage apps.", subcommands: [Create.self, SetChannelsEndpoint.self, SDKAuth.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

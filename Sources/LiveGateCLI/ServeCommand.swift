@@ -35,7 +35,13 @@ struct ServeCommand: AsyncParsableCommand {
             metrics: try Settings.switch("LIVEGATE_METRICS", default: true)
                 ? MetricsExposure(
                     registry: LiveGateMain.metrics.registry, address: try Settings.address("LIVEGATE_METRICS_ADDRESS"))
-                : nil)
+                : nil,
+            tokenTagLimits: TokenTagLimits.Settings(
+                perApp: try Settings.integer(
+                    "LIVEGATE_TOKEN_TAG_RATE_PER_APP", default: TokenTagLimits.Settings.defaultPerApp, range: 0...100_000_000),
+                perAddress: try Settings.integer(
+                    "LIVEGATE_TOKEN_TAG_RATE_PER_ADDRESS", default: TokenTagLimits.Settings.defaultPerAddress,
+                    range: 0...100_000_000)))
         // Off only to measure what supersession saves (bench/freshness).
         let supersedes = try Settings.switch("LIVEGATE_SUPERSESSION", default: true)
         let dispatchCommit = DispatchCommitSettings(
@@ -69,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = [
             PostgresPoolService(pool: pool),
             QuotaReturnService(limiter: dependencies.rateLimiter),
+            QuotaReturnService(limiter: dependencies.tokenTagRateLimiter),
             ChannelManagerService(manager: dependencies.channelManager),
             HousekeepingService(
                 pool: pool, tokenLifetime: delivery.tokenLifetime, logSettings: try DeliveryEnvironment.activityLog(),

@@ -30,7 +30,12 @@ public func buildRouter(
         router.addRoutes(MetricsController(registry: metrics.registry).routes)
     }
     router.addRoutes(APIKeyController(authenticator: authenticator).routes)
-    router.addRoutes(PushTokenTagController(apps: apps, tokens: dependencies.tokens).routes)
+    router.addRoutes(
+        PushTokenTagController(
+            apps: apps, tokens: dependencies.tokens,
+            limits: TokenTagLimits(settings: configuration.tokenTagLimits, apps: dependencies.tokenTagRateLimiter),
+            clock: dependencies.clock
+        ).routes)
     router.addRoutes(PushChannelController(apps: apps, store: dependencies.channels).routes)
     let rateLimit = configuration.rateLimiting
         ? RateLimitMiddleware(

@@ -21,6 +21,8 @@ public struct GatewayConfiguration: Sendable {
     public var channelRetention: Duration
     /// Where `GET /metrics` is served; nil: nowhere.
     public var metrics: MetricsExposure?
+    /// Calls per minute to `/push_token_tag` from one address and per app (0: no limit).
+    public var tokenTagLimits: TokenTagLimits.Settings
 
     public init(
         host: String = "127.0.0.1",
@@ -32,7 +34,8 @@ public struct GatewayConfiguration: Sendable {
         rateLimiting: Bool = true,
         channelLimits: ChannelLimits = .init(),
         channelRetention: Duration = .seconds(3600),
-        metrics: MetricsExposure? = nil
+        metrics: MetricsExposure? = nil,
+        tokenTagLimits: TokenTagLimits.Settings = .init()
     ) {
         self.host = host
         self.port = port
@@ -44,5 +47,6 @@ public struct GatewayConfiguration: Sendable {
         self.channelLimits = channelLimits
         self.channelRetention = channelRetention
         self.metrics = metrics
+        self.tokenTagLimits = tokenTagLimits
     }
 }

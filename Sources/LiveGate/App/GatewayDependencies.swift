@@ -11,6 +11,9 @@ public struct GatewayDependencies: Sendable {
     public var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
     public var rateLimiter: RateLimiter
+    /// Each app's per-minute `/push_token_tag` quota, shared with other gateways; told to return
+    /// unspent quota when the gateway stops, as `rateLimiter` is.
+    public var tokenTagRateLimiter: RateLimiter
     public var channels: any ChannelStore
     /// Made once per gateway; `ChannelManagerService` shuts it down when the gateway stops. Its clients
     /// start on first use, so a gateway that manages no channels starts no threads.
@@ -26,7 +29,7 @@ public struct GatewayDependencies: Sendable {
         pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
         tokens: any TokenRegistry, dispatches: any DispatchStore, activityLog: any ActivityLogRepository,
         rateLimiter: RateLimiter, channels: any ChannelStore, channelManager: APNsChannelManager,
-        dispatchRecords: any DispatchRecords, stops: DispatchStopSignals? = nil
+        dispatchRecords: any DispatchRecords, stops: DispatchStopSignals? = nil, tokenTagRateLimiter: RateLimiter? = nil
     ) {
         self.pool = pool
         self.tenancy = tenancy
@@ -35,6 +38,8 @@ public struct GatewayDependencies: Sendable {
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter
+        self.tokenTagRateLimiter =
+            tokenTagRateLimiter ?? RateLimiter(store: PostgresTokenTagQuotaStore(pool: pool), windowSeconds: 60)
         self.channels = channels
         self.channelManager = channelManager
         self.dispatchRecords = dispatchRecords

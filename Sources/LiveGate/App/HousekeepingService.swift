@@ -38,6 +38,7 @@ public struct HousekeepingService: Service {
                             "retired_tokens": "\(report.retiredTokens)", "log_entries": "\(report.logEntries)",
                             "log_hours": "\(report.logHours)", "dispatches": "\(report.dispatches)",
                             "rate_limit_windows": "\(report.rateLimitWindows)",
+                            "token_tag_windows": "\(report.tokenTagWindows)",
                             "idempotency_keys": "\(report.idempotencyKeys)",
                         ])
                 }

@@ -11,6 +11,7 @@ public struct Housekeeping: Sendable {
         public var logHours = 0
         public var dispatches = 0
         public var rateLimitWindows = 0
+        public var tokenTagWindows = 0
         public var idempotencyKeys = 0
     }
 
@@ -23,8 +24,8 @@ public struct Housekeeping: Sendable {
     }
 
     /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts
-    /// and finished dispatches older than `retention`, quota windows of past hours, and `Idempotency-Key`
-    /// answers past their 24 hours.
+    /// and finished dispatches older than `retention`, quota windows of past hours and registration
+    /// windows of past minutes, and `Idempotency-Key` answers past their 24 hours.
     public func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
         let lifetime = tokenLifetime.inSeconds
         let kept = retention.inSeconds
@@ -45,6 +46,9 @@ public struct Housekeeping: Sendable {
         // Quota windows are needed for their hour only; an hour's grace covers clocks slightly apart.
         report.rateLimitWindows = try await deleteInBatches(
             "rate_limit_windows", where: "window_start < now() - make_interval(secs => $1)", 2 * 3600)
+        // Registration windows are minutes; the same hour of grace.
+        report.tokenTagWindows = try await deleteInBatches(
+            "token_tag_rate_windows", where: "window_start < now() - make_interval(secs => $1)", 3600)
         report.idempotencyKeys = try await purgeExpiredIdempotencyKeys()
         return report
     }

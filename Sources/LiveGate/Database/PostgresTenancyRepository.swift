@@ -82,7 +82,7 @@ public struct PostgresTenancyRepository: TenancyRepository {
     static let workspaceColumns = "id, name, rate_limit_per_hour, created_at"
     static let appColumns = """
         id, workspace_id, app_identifier, name, bundle_id, apns_endpoint, apns_team_id, apns_key_id,
-        apns_private_key, apns_channels_endpoint, created_at
+        apns_private_key, apns_channels_endpoint, sdk_auth_public_keys, sdk_auth_enforced, created_at
         """
 
     static func workspace(from row: PostgresRow) throws -> Workspace {
@@ -107,6 +107,8 @@ public struct PostgresTenancyRepository: TenancyRepository {
             identifier: try row.require("app_identifier"), name: try row.require("name"),
             bundleID: try row.require("bundle_id"), endpoint: endpoint,
             channelsEndpointURL: try row.decode("apns_channels_endpoint"), credentials: credentials,
+            sdkAuthentication: SDKAuthentication(
+                enforced: try row.require("sdk_auth_enforced"), publicKeyPEMs: try row.require("sdk_auth_public_keys")),
             createdAt: try row.require("created_at"))
     }
 }

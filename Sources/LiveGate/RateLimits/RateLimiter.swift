@@ -1,8 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Counts requests against each workspace's hourly limit (clock hours, UTC) without a database write
-/// per request: it leases blocks of the window's quota from the `QuotaStore` and spends them in memory.
+/// Counts requests against each workspace's hourly limit (clock hours, UTC; or, with `windowSeconds`
+/// 60, each app's per-minute limit on `/push_token_tag`) without a database write per request: it
+/// leases blocks of the window's quota from the `QuotaStore` and spends them in memory.
 /// When half a block is left it leases the next one in the background, so requests do not wait on the
 /// database; only the first request of a window (or one after the block ran dry) does.
 ///
@@ -40,8 +41,8 @@ public final class RateLimiter: Sendable {
         case lease(start: Int64, wanted: Int)
     }
 
-    public static let windowSeconds: Int64 = 3600
-
+    /// The window's length: clock hours (3600) for the message endpoints, minutes for registrations.
+    let windowSeconds: Int64
     let store: any QuotaStore
     let maximumBlock: Int
     /// How long a spent window is believed spent before the store is asked again (another gateway may
@@ -49,15 +50,18 @@ public final class RateLimiter: Sendable {
     let spentRecheck: Duration
     private let windows = NIOLockedValueBox([UUID: Window]())
 
-    public init(store: any QuotaStore, maximumBlock: Int = 250, spentRecheck: Duration = .seconds(1)) {
+    public init(
+        store: any QuotaStore, windowSeconds: Int64 = 3600, maximumBlock: Int = 250, spentRecheck: Duration = .seconds(1)
+    ) {
         self.store = store
+        self.windowSeconds = windowSeconds
         self.maximumBlock = maximumBlock
         self.spentRecheck = spentRecheck
     }
 
     /// Counts one request of `workspaceID` at `now` against `limit`, or refuses it.
     public func acquire(workspaceID: UUID, limit: Int, now: Date) async throws -> RateLimitDecision {
-        let requestWindow = Self.windowStart(now)
+        let requestWindow = windowStart(now)
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
         while true {
             let (step, orphans) = windows.withLockedValue { windows -> (Step, [CheckedContinuation<Void, Never>]) in
@@ -73,7 +77,7 @@ public final class RateLimiter: Sendable {
                 }
                 defer { windows[workspaceID] = window }
                 window.limit = limit
-                let resetAt = window.start + Self.windowSeconds
+                let resetAt = window.start + windowSeconds
                 let retryAfter = max(1, resetAt - second)
                 if window.available > 0 {
                     window.available -= 1
@@ -112,7 +116,7 @@ public final class RateLimiter: Sendable {
 
     /// Returns every unspent block of the current windows to the store (when the gateway stops).
     public func giveBackUnspent(now: Date) async {
-        let start = Self.windowStart(now)
+        let start = windowStart(now)
         let unspent = windows.withLockedValue { windows -> [(UUID, Int)] in
             defer { windows = [:] }
             return windows.compactMap { $0.value.start == start && $0.value.available > 0 ? ($0.key, $0.value.available) : nil }
@@ -147,7 +151,7 @@ public final class RateLimiter: Sendable {
         finishLease(workspaceID: workspaceID, start: start, lease: lease)
     }
 
-    static func windowStart(_ date: Date) -> Int64 {
+    func windowStart(_ date: Date) -> Int64 {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         return seconds - ((seconds % windowSeconds) + windowSeconds) % windowSeconds
     }

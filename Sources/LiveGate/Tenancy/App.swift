@@ -15,6 +15,8 @@ public struct App: Sendable, Equatable {
     public let channelsEndpointURL: String?
     /// Nil for an app created without a signing key; its pushes are logged as "No push credential".
     public let credentials: APNsCredentials?
+    /// Whether `/push_token_tag` calls naming a user must carry a JWT the customer's server signed.
+    public let sdkAuthentication: SDKAuthentication
     public let createdAt: Date
 
     /// Where and as whom the app's pushes go; nil when it has no signing key.

@@ -18,6 +18,12 @@ public protocol TenancyRepository: Sendable {
     func app(id: UUID) async throws -> App?
     /// Where the app's channels are managed (nil: the default); nil if there is no such app.
     func setChannelsEndpoint(appIdentifier: String, url: String?) async throws -> App?
+    /// Turns SDK authentication on or off; `keys` replace the app's keys (nil keeps them). Enforcing
+    /// with no key at all is refused. Nil if there is no such app.
+    func setSDKAuthentication(appIdentifier: String, keys: [SDKAuthPublicKey]?, enforced: Bool) async throws -> App?
+    /// Every app's identifier, or nil when there are more than `limit`: what tells an unknown `app_id`
+    /// from one not yet cached without a query per unknown id (`AppDirectory`).
+    func appIdentifiers(limit: Int) async throws -> Set<String>?
 }
 
 extension TenancyRepository {
