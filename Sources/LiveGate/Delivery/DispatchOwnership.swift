@@ -11,8 +11,10 @@ struct DispatchOwnership: Sendable {
     /// The generation of the session under which ownership was last known.
     private let proven: NIOLockedValueBox<Int>
 
+    /// `generation`: of the session the claim was made under; nil for a claim made without one, which
+    /// only its lease guards.
     init(liveness: DeliveryLiveness?, claimedUnder generation: Int?) {
-        self.liveness = liveness
+        self.liveness = generation == nil ? nil : liveness
         self.proven = NIOLockedValueBox(generation ?? 0)
     }
 
