@@ -70,15 +70,11 @@ struct SessionLossDeliveryTests {
                         }
                     }
                     try await Task.sleep(for: .milliseconds(200))
+                    let atLoss = harness.simulator.received.count
                     #expect(try await Self.endSessions(harness.database) == 1)
                     _ = try await locked.value
-
-                    // Without its session, the worker starts no page: what it had under way ends, then nothing.
-                    try await Task.sleep(for: .seconds(1))
-                    let paused = harness.simulator.received.count
-                    try await Task.sleep(for: .seconds(1))
-                    #expect(harness.simulator.received.count == paused, "no page started without the session")
-                    #expect(paused < Self.devices)
+                    // Without its session the worker starts no page; it stays away a while.
+                    try await Task.sleep(for: .seconds(2))
 
                     // Another worker takes the dispatch over (its lease moved into the past), then the worker
                     // gets its session back: it must find out and send no more.
@@ -98,7 +94,12 @@ struct SessionLossDeliveryTests {
                         ).count == 1
                     }
                     try await Task.sleep(for: .seconds(2))
-                    #expect(harness.simulator.received.count == paused, "taken over: the worker sent no more of it")
+                    // Only what was under way when the session was lost went out: the page being sent, the
+                    // next one already started, and one more at most if the loss was noticed late. The
+                    // rest of the fan-out is the new owner's.
+                    let sent = harness.simulator.received.count - atLoss
+                    #expect(sent <= 3 * Self.settings.pageSize, "\(sent) pushes after the session was lost")
+                    #expect(harness.simulator.received.count < Self.devices)
                     let row = try await harness.dispatch(id)
                     #expect(try row.require("status", as: String.self) == "delivering")
                     let owner: String = try await harness.database.pool.query(
