@@ -49,7 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
             maximumRowsPerStatement: try Settings.integer("LIVEGATE_COMMIT_BATCH_ROWS", default: 128, range: 1...1000),
             supersedes: supersedes)
         // The pool is closed by the application's own shutdown, not by `withDatabase`.
-        let pool = PostgresConnectionPool(configuration: try Settings.database(), logger: .init(label: "livegate.postgres"))
+        let database = try Settings.database()
+        let pool = PostgresConnectionPool(configuration: database, logger: .init(label: "livegate.postgres"))
         let logger = Logger(label: "livegate")
         do {
             try await Migrator(pool: pool, logger: logger).migrate()
@@ -97,7 +98,9 @@ struct ServeCommand: AsyncParsableCommand {
                 DeliveryEngine(
                     queue: PostgresDeliveryQueue(pool: pool, supersedes: supersedes), tenancy: dependencies.tenancy,
                     sender: APNsSender(tokens: providerTokens, transport: transport), settings: delivery,
-                    doorbell: doorbell, stops: stops, logger: logger))
+                    doorbell: doorbell, stops: stops, logger: logger,
+                    // Its own connection: a crash ends the session, and other gateways take over at once.
+                    session: PostgresWorkerSession(configuration: database)))
         }
         let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger, services: services)
         try await app.runService()

@@ -9,17 +9,22 @@ public struct PostgresConfiguration: Sendable {
     public var connectTimeoutSeconds: Int
     /// Shown in `pg_stat_activity`.
     public var applicationName: String
+    /// More libpq connection keywords (`keepalives_idle`, `tcp_user_timeout`…); like the two above, the
+    /// connection string's own settings win over them.
+    public var parameters: [String: String]
 
     public init(
         connectionString: String,
         maximumConnections: Int = 10,
         connectTimeoutSeconds: Int = 5,
-        applicationName: String = "livegate"
+        applicationName: String = "livegate",
+        parameters: [String: String] = [:]
     ) {
         precondition(maximumConnections > 0, "a pool needs at least one connection")
         self.connectionString = connectionString
         self.maximumConnections = maximumConnections
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.applicationName = applicationName
+        self.parameters = parameters
     }
 }

@@ -22,11 +22,12 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Opens a connection (blocking). The connection string is expanded by libpq, and its own settings win
     /// over the defaults given here.
     static func connect(_ configuration: PostgresConfiguration) throws -> PostgresConnection {
-        let settings = [
-            ("connect_timeout", String(configuration.connectTimeoutSeconds)),
-            ("application_name", configuration.applicationName),
-            ("dbname", configuration.connectionString),
-        ]
+        let settings =
+            [
+                ("connect_timeout", String(configuration.connectTimeoutSeconds)),
+                ("application_name", configuration.applicationName),
+            ] + configuration.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            + [("dbname", configuration.connectionString)]
         let keywords = settings.map { strdup($0.0) } + [nil]
         let values = settings.map { strdup($0.1) } + [nil]
         defer {
@@ -59,6 +60,30 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// True once libpq has seen the connection fail; the pool then discards it.
     public var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// On an idle connection, waits (blocking) up to `milliseconds` while the server sends nothing that
+    /// breaks it, reading what comes: a server that shuts down or ends the session sends its goodbye and
+    /// closes the socket, and the kernel reports a peer that TCP keepalives found dead. Returns false as
+    /// soon as the connection is broken, true if it lasted the whole time.
+    public func waitWhileOpen(milliseconds: Int32) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while !isBroken {
+            let socket = PQsocket(handle)
+            let left = deadline - ContinuousClock.now
+            guard socket >= 0 else { return false }
+            guard left > .zero else { return true }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32((left / .milliseconds(1)).rounded(.up)))
+            if ready > 0 {
+                // Reads what came (an error, then end of file, breaks the connection); parsing it hands any
+                // notice to the silenced notice processor instead of letting it pile up.
+                if PQconsumeInput(handle) == 1 { _ = PQisBusy(handle) }
+            } else if ready < 0, errno != EINTR {
+                return !isBroken
+            }
+        }
+        return false
+    }
 
     /// Runs one statement with `$1…$n` parameters (`PQexecParams`); values never enter the SQL text.
     @discardableResult

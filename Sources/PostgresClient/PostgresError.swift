@@ -45,4 +45,14 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public var isUniqueViolation: Bool { sqlState == "23505" }
     /// True when a value did not fit its column's rules (SQLSTATE class 22 or 23).
     public var isDataException: Bool { sqlState.map { $0.hasPrefix("22") || $0.hasPrefix("23") } ?? false }
+
+    /// True when PostgreSQL could not be reached rather than refusing the statement: no connection could
+    /// be opened (refused, timed out, the server starting up), an open one broke, the server is shutting
+    /// down (57P01 admin, 57P02 crash, 57P03 cannot connect now) or the connection failed (class 08).
+    /// Asking again later may succeed; asking again with the same statement at once will not help.
+    public var isDatabaseUnavailable: Bool {
+        if code == .connectionFailed || code == .connectionLost { return true }
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
 }

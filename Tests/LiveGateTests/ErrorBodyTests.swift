@@ -6,6 +6,7 @@ import LiveGate
 import Logging
 import NIOCore
 import NIOFoundationEssentialsCompat
+import PostgresClient
 import Testing
 import TestSupport
 
@@ -164,5 +165,31 @@ struct ErrorBodyTests {
                 #expect(logged.first?.metadata["hb.request.id"]?.description == response.requestID)
             }
         }
+    }
+
+    /// No PostgreSQL to reach: every call that needs it is a 503 that says when to come back, not a 500.
+    @Test func databaseOutOfReachIs503WithRetryAfter() async throws {
+        let pool = PostgresConnectionPool(
+            configuration: .init(connectionString: "host=127.0.0.1 port=1 user=nobody dbname=none", connectTimeoutSeconds: 1))
+        let app = buildApplication(configuration: .init(), dependencies: .postgres(pool: pool), logger: .quiet)
+        let body = #"{"errors":["PostgreSQL did not answer"],"message":"Database unavailable: retry after 2 seconds"}"#
+        try await app.test(.router) { client in
+            let calls: [(String, HTTPFields, String)] = [
+                ("/messages/live_activity/update", .bearer("lg_" + String(repeating: "a", count: 40)),
+                 #"{"app_id":"a","activity_id":"x","content_state":{}}"#),
+                ("/push_token_tag", [:], #"{"app_id":"a","device_id":"d","tag":"x","push_token":"abcd"}"#),
+                ("/healthz", [:], ""),
+            ]
+            for (path, headers, json) in calls {
+                let response = try await client.execute(
+                    uri: path, method: json.isEmpty ? .get : .post, headers: headers.merging(.json),
+                    body: json.isEmpty ? nil : ByteBuffer(string: json))
+                #expect(response.status == .serviceUnavailable, "\(path)")
+                #expect(response.headers[.retryAfter] == "2", "\(path)")
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8", "\(path)")
+                #expect(response.text == body, "\(path)")
+            }
+        }
+        await pool.close()
     }
 }

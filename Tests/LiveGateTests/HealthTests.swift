@@ -25,7 +25,8 @@ struct HealthTests {
         try await app.test(.router) { client in
             let response = try await client.execute(uri: "/healthz", method: .get)
             #expect(response.status == .serviceUnavailable)
-            #expect(response.text == #"{"errors":["PostgreSQL did not answer"],"message":"Database unavailable"}"#)
+            #expect(response.headers[.retryAfter] == "2")
+            #expect(response.text == #"{"errors":["PostgreSQL did not answer"],"message":"Database unavailable: retry after 2 seconds"}"#)
         }
         await pool.close()
     }

@@ -77,18 +77,31 @@ struct PostgresPoolTests {
         }
     }
 
-    @Test func reconnectsAfterTheServerRestarts() async throws {
+    @Test func reconnectsWithinASecondOfTheServersReturn() async throws {
         let cluster = try await DisposablePostgres.start()
         let pool = PostgresConnectionPool(
             configuration: .init(connectionString: cluster.connectionString, maximumConnections: 2, connectTimeoutSeconds: 2))
         do {
             try await pool.query("SELECT 1")
+            // A statement under way when the server shuts down, and the calls made while it is down, all
+            // say the database is unavailable, unlike a statement it refuses.
+            let interrupted = Task { try await pool.query("SELECT pg_sleep(30)") }
+            try await Task.sleep(for: .milliseconds(300))
             try await cluster.stop()
+            let cut = await #expect(throws: PostgresError.self) { _ = try await interrupted.value }
+            #expect(cut?.isDatabaseUnavailable == true, "\(String(describing: cut))")
             let whileDown = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
             #expect(whileDown?.code == .connectionFailed)
+            #expect(whileDown?.isDatabaseUnavailable == true)
+
             try await cluster.start()
+            let back = ContinuousClock.now
             let rows = try await pool.query("SELECT 2 AS two")
             #expect(try rows[0].require("two", as: Int.self) == 2)
+            #expect(ContinuousClock.now - back < .seconds(1), "the first call after the server's return succeeds at once")
+            let refused = await #expect(throws: PostgresError.self) { try await pool.query("SELECT * FROM no_such_table") }
+            #expect(refused?.sqlState == "42P01")
+            #expect(refused?.isDatabaseUnavailable == false, "a refused statement is not an outage")
         } catch {
             Issue.record(error)
         }

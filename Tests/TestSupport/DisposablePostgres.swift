@@ -1,4 +1,7 @@
 import Foundation
+import LiveGate
+import Logging
+import PostgresClient
 
 /// A PostgreSQL cluster of a test's own, started and stopped with the same shell functions the
 /// scripts use, for tests that stop or restart the server (which the shared test server must not).
@@ -21,6 +24,22 @@ public struct DisposablePostgres: Sendable {
 
     public func stop() async throws {
         try await shell("pg_stop '\(dataDirectory)'")
+    }
+
+    /// The cluster's `postgres` database, migrated, as a `TestDatabase` (its pool closed, the database
+    /// kept, when `body` ends): for tests that stop the server under a gateway.
+    public func withDatabase<Result: Sendable>(_ body: (TestDatabase) async throws -> Result) async throws -> Result {
+        let pool = PostgresConnectionPool(
+            configuration: .init(connectionString: connectionString, maximumConnections: 4, connectTimeoutSeconds: 2))
+        do {
+            try await Migrator(pool: pool, logger: Logger(label: "test.migrator")).migrate()
+            let result = try await body(TestDatabase(name: "postgres", connectionString: connectionString, pool: pool))
+            await pool.close()
+            return result
+        } catch {
+            await pool.close()
+            throw error
+        }
     }
 
     /// Stops the server and deletes its files.

@@ -12,10 +12,13 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         self.supersedes = supersedes
     }
 
-    public func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch] {
+    public func claim(worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>)
+        async throws -> [ClaimedDispatch]
+    {
         let supersedes = supersedes
         return try await pool.withConnection { connection in
-            var claimed = try Self.claim(worker: worker, limit: limit, lease: lease, on: connection)
+            var claimed = try Self.claim(
+                worker: worker, session: session, limit: limit, lease: lease, excluding: excluding, on: connection)
             guard supersedes else { return claimed }
             // A claimed dispatch may be superseded by another one of the same claim. Starts supersede nothing.
             let superseding = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id)
@@ -27,19 +30,28 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    private static func claim(worker: String, limit: Int, lease: Duration, on connection: PostgresConnection) throws
-        -> [ClaimedDispatch]
-    {
+    /// A dispatch being delivered is taken over when its worker's session is gone: this statement can take
+    /// that worker's advisory lock (migration 010), for the rest of its own transaction only. A live
+    /// worker's lock cannot be taken, and testing it costs no extra round trip. Never this worker's own:
+    /// between losing its session and taking it again it must not take back what it is still sending.
+    private static func claim(
+        worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>,
+        on connection: PostgresConnection
+    ) throws -> [ClaimedDispatch] {
         // SKIP LOCKED: concurrent workers (in this process or another gateway) pass over each other's rows.
         let rows = try connection.query(
             """
             UPDATE dispatches d
-            SET status = 'delivering', leased_by = $1, leased_until = now() + make_interval(secs => $2),
-                attempts = d.attempts + 1
+            SET status = 'delivering', leased_by = $1, leased_by_session = $4,
+                leased_until = now() + make_interval(secs => $2), attempts = d.attempts + 1
             FROM (
                 SELECT id FROM dispatches
-                WHERE next_attempt_at <= now()
-                  AND (status = 'pending' OR (status = 'delivering' AND leased_until < now()))
+                WHERE next_attempt_at <= now() AND id <> ALL($5::uuid[])
+                  AND (status = 'pending'
+                       OR (status = 'delivering'
+                           AND (leased_until < now()
+                                OR (leased_by <> $1 AND leased_by_session IS NOT NULL
+                                    AND pg_try_advisory_xact_lock(\(PostgresWorkerSession.lockClass), leased_by_session)))))
                 ORDER BY next_attempt_at
                 LIMIT $3
                 FOR UPDATE SKIP LOCKED
@@ -49,7 +61,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
                       d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts,
                       d.send_at, d.broadcast_at IS NOT NULL AS broadcast_recorded, \(stopColumn)
             """,
-            [worker, lease.inSeconds, limit])
+            [worker, lease.inSeconds, limit, session, excluding.map(\.uuidString)])
         return try rows.map { row in
             guard let event = LiveActivityEvent(rawValue: try row.require("event")),
                 let priority = APNsPriority(rawValue: try row.require("priority"))

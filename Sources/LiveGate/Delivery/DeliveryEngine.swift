@@ -4,9 +4,14 @@ import Logging
 import NIOConcurrencyHelpers
 import ServiceLifecycle
 
-/// Sends committed dispatches to APNs (SPEC §7, §9). Claims due dispatches under a lease, so several
-/// gateways share the work and a crashed one's dispatches are taken over; delivers up to
-/// `concurrentDispatches` at once with at most `maximumPushesInFlight` pushes waiting for APNs.
+/// Sends committed dispatches to APNs (SPEC §7, §9). Claims due dispatches under a lease and, given a
+/// `DeliveryWorkerSession`, under its session, so several gateways share the work and a crashed one's
+/// dispatches are taken over within a poll interval of its death (after the lease when only the lease
+/// can tell); delivers up to `concurrentDispatches` at once with at most `maximumPushesInFlight` pushes
+/// waiting for APNs.
+///
+/// While the database cannot be reached it pauses: claims fail and are tried again at every poll, a
+/// delivery whose next step needs the database stops there and hands its dispatch back once it answers.
 ///
 /// As a `Service` it runs until graceful shutdown: it then stops claiming, lets each dispatch finish
 /// the page it is sending, records it, and hands the dispatch back for another gateway to resume.
@@ -22,12 +27,15 @@ public final class DeliveryEngine: Service, Sendable {
     private let apps: ExpiringCache<UUID, App>
     private let limit: InFlightLimit
     private let stopping = NIOLockedValueBox(false)
-    private let active = NIOLockedValueBox(0)
+    /// The dispatches this engine is delivering: never claimed again while it does.
+    private let delivering = NIOLockedValueBox(Set<UUID>())
+    /// Nil: claims carry no session, and only the lease frees a dead worker's dispatches.
+    private let liveness: DeliveryLiveness?
 
     public init(
         queue: any DeliveryQueue, tenancy: any TenancyRepository, sender: APNsSender,
         settings: DeliverySettings = .init(), doorbell: DeliveryDoorbell = .init(), stops: DispatchStopSignals = .init(),
-        logger: Logger, worker: String = DeliveryEngine.defaultWorkerName()
+        logger: Logger, worker: String = DeliveryEngine.defaultWorkerName(), session: (any DeliveryWorkerSession)? = nil
     ) {
         self.queue = queue
         self.tenancy = tenancy
@@ -39,6 +47,7 @@ public final class DeliveryEngine: Service, Sendable {
         self.worker = worker
         self.limit = InFlightLimit(settings.maximumPushesInFlight)
         self.apps = ExpiringCache(timeToLive: settings.appCacheTimeToLive)
+        self.liveness = session.map { DeliveryLiveness(session: $0, logger: logger) }
     }
 
     /// Host, process id and a random suffix: unique among gateways sharing a database.
@@ -55,6 +64,11 @@ public final class DeliveryEngine: Service, Sendable {
             await withTaskGroup(of: Void.self) { ticker in
                 ticker.addTask { await self.ringEveryPollInterval() }
                 ticker.addTask { await self.checkStopsEveryInterval() }
+                if let liveness {
+                    ticker.addTask {
+                        await liveness.keep(isStopping: { self.isStopping }, onTaken: { self.doorbell.ring() })
+                    }
+                }
                 await claimAndDeliverUntilStopped()
                 // The tickers may be asleep for a whole interval: wake them to end.
                 ticker.cancelAll()
@@ -63,26 +77,42 @@ public final class DeliveryEngine: Service, Sendable {
             self.stopping.withLockedValue { $0 = true }
             self.doorbell.close()
         }
+        // Everything claimed was handed back or finished: the session may end.
+        await liveness?.close()
         await sender.shutdown()
         logger.info("delivery stopped", metadata: ["worker": "\(worker)"])
     }
 
-    /// Claims what is due whenever the doorbell rings and a delivery slot is free; returns once
-    /// stopping, after every delivery under way has ended.
+    /// Claims what is due whenever the doorbell rings, a delivery slot is free and the session (if any)
+    /// is held; returns once stopping, after every delivery under way has ended.
     private func claimAndDeliverUntilStopped() async {
         await withDiscardingTaskGroup { group in
             var rings = doorbell.rings.makeAsyncIterator()
+            var paused = false
             while !isStopping {
-                let free = settings.concurrentDispatches - active.withLockedValue { $0 }
-                if free > 0 {
+                let busy = delivering.withLockedValue { $0 }
+                let held = liveness?.held
+                if busy.count < settings.concurrentDispatches, liveness == nil || held != nil {
                     do {
-                        for claimed in try await queue.claim(worker: worker, limit: free, lease: settings.lease) {
-                            active.withLockedValue { $0 += 1 }
+                        let claimed = try await queue.claim(
+                            worker: worker, session: held?.session, limit: settings.concurrentDispatches - busy.count,
+                            lease: settings.lease, excluding: busy)
+                        if paused {
+                            paused = false
+                            logger.info("database answers again: delivery resumed")
+                        }
+                        for dispatch in claimed {
+                            delivering.withLockedValue { _ = $0.insert(dispatch.dispatch.id) }
                             group.addTask {
-                                _ = await self.deliver(claimed)
-                                self.active.withLockedValue { $0 -= 1 }
+                                _ = await self.deliver(dispatch, claimedUnder: held?.generation)
+                                self.delivering.withLockedValue { _ = $0.remove(dispatch.dispatch.id) }
                                 self.doorbell.ring()
                             }
+                        }
+                    } catch where isDatabaseUnavailable(error) {
+                        if !paused {
+                            paused = true
+                            logger.warning("database unavailable: delivery paused", metadata: ["error": "\(error)"])
                         }
                     } catch {
                         logger.error("could not claim dispatches", metadata: ["error": "\(error)"])
@@ -99,10 +129,13 @@ public final class DeliveryEngine: Service, Sendable {
     public func deliverDue() async throws -> Int {
         var handled = 0
         while true {
-            let claimed = try await queue.claim(worker: worker, limit: settings.concurrentDispatches, lease: settings.lease)
+            let held = liveness?.held
+            let claimed = try await queue.claim(
+                worker: worker, session: held?.session, limit: settings.concurrentDispatches, lease: settings.lease,
+                excluding: [])
             if claimed.isEmpty { return handled }
             await withDiscardingTaskGroup { group in
-                for dispatch in claimed { group.addTask { _ = await self.deliver(dispatch) } }
+                for dispatch in claimed { group.addTask { _ = await self.deliver(dispatch, claimedUnder: held?.generation) } }
             }
             handled += claimed.count
         }
@@ -115,14 +148,14 @@ public final class DeliveryEngine: Service, Sendable {
 
     private var isStopping: Bool { stopping.withLockedValue { $0 } }
 
-    private func deliver(_ claimed: ClaimedDispatch) async -> DispatchDelivery.Ending? {
+    private func deliver(_ claimed: ClaimedDispatch, claimedUnder generation: Int?) async -> DispatchDelivery.Ending? {
         let id = claimed.dispatch.id
         let stop = stops.watch(id)
         defer { stops.unwatch(id) }
         let delivery = DispatchDelivery(
             queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry),
             settings: settings, worker: worker, logger: logger, isStopping: { [stopping] in stopping.withLockedValue { $0 } },
-            stop: stop)
+            stop: stop, ownership: DispatchOwnership(liveness: liveness, claimedUnder: generation))
         let started = ContinuousClock.now
         do {
             let app = try await apps.value(for: claimed.dispatch.appID) { try await tenancy.app(id: claimed.dispatch.appID) }
@@ -135,12 +168,37 @@ public final class DeliveryEngine: Service, Sendable {
                     "milliseconds": "\((ContinuousClock.now - started).inMilliseconds)",
                 ])
             return ending
-        } catch {
-            // The database failed us mid-way: hand the dispatch back; if even that fails, the lease runs out.
-            logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(claimed.dispatch.id)", "error": "\(error)"])
-            let retryAt = Date() + settings.dispatchRetry.baseDelay
-            _ = try? await queue.release(claimed.dispatch.id, worker: worker, retryAt: retryAt)
+        } catch where isDatabaseUnavailable(error) {
+            logger.warning(
+                "database unavailable mid-delivery: the dispatch is handed back once it answers",
+                metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
+            await handBackOnceTheDatabaseAnswers(id)
             return nil
+        } catch {
+            // The database refused something mid-way: hand the dispatch back; if even that fails, the lease runs out.
+            logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
+            let retryAt = Date() + settings.dispatchRetry.baseDelay
+            _ = try? await queue.release(id, worker: worker, retryAt: retryAt)
+            return nil
+        }
+    }
+
+    /// The dispatch's next step needed the database: whatever was sent and not recorded is sent again by
+    /// whoever resumes it (a duplicate is harmless, SPEC §9), so it is released, due now, as soon as the
+    /// database answers; another worker may have taken it over first, which is as good. Stopping first,
+    /// it stays claimed, and the end of this process's session frees it.
+    private func handBackOnceTheDatabaseAnswers(_ id: UUID) async {
+        while !isStopping {
+            do {
+                _ = try await queue.release(id, worker: worker, retryAt: Date())
+                doorbell.ring()
+                return
+            } catch where isDatabaseUnavailable(error) {
+                try? await Task.sleep(for: .milliseconds(250))
+            } catch {
+                logger.error("could not hand a dispatch back", metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
+                return
+            }
         }
     }
 
@@ -154,7 +212,10 @@ public final class DeliveryEngine: Service, Sendable {
             do {
                 for (id, reason) in try await queue.stopRequests(among: delivering) { stops.stop(id, because: reason) }
             } catch {
-                logger.warning("could not check for superseded or cancelled dispatches", metadata: ["error": "\(error)"])
+                // While the database is away the claim loop says so once; this would say it every second.
+                logger.log(
+                    level: isDatabaseUnavailable(error) ? .debug : .warning,
+                    "could not check for superseded or cancelled dispatches", metadata: ["error": "\(error)"])
             }
         }
     }

@@ -4,10 +4,14 @@ import Foundation
 /// progressed, finished. Every call after `claim` names the worker, and fails (returns false) once the
 /// lease was lost to another worker, so two workers never both believe they own a dispatch.
 public protocol DeliveryQueue: Sendable {
-    /// Up to `limit` dispatches due now: pending ones (scheduled ones once their time came), and those
-    /// whose lease ran out (a crashed worker's). Each update or end claimed supersedes the older
+    /// Up to `limit` dispatches due now: pending ones (scheduled ones once their time came), those whose
+    /// worker's session is gone (a crashed worker's, at once), and those whose lease ran out (what a
+    /// session cannot tell: a partition). `session` is the claiming worker's (`DeliveryWorkerSession`),
+    /// recorded for others to test; nil leaves the lease alone to tell. `excluding` are the dispatches the
+    /// worker is delivering now, never claimed twice. Each update or end claimed supersedes the older
     /// unfinished dispatches it covers; one that is itself stopped comes with `stop` set.
-    func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch]
+    func claim(worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>)
+        async throws -> [ClaimedDispatch]
     /// The next devices of the fan-out after `cursor`, in cursor order. Update tokens older than
     /// `tokenLifetime` are left out: their activity is over.
     func targets(of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration)
@@ -35,6 +39,13 @@ public protocol DeliveryQueue: Sendable {
     func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool
     /// Gives the dispatch back to be claimed again at `retryAt` (APNs unreachable, shutting down).
     func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool
+}
+
+extension DeliveryQueue {
+    /// A claim without a session: only the lease tells when its dispatches may be taken over.
+    public func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch] {
+        try await claim(worker: worker, session: nil, limit: limit, lease: lease, excluding: [])
+    }
 }
 
 /// What recording a page found.

@@ -26,6 +26,9 @@ struct DispatchDelivery: Sendable {
     let isStopping: @Sendable () -> Bool
     /// Raised when the dispatch is superseded or cancelled; checked before every batch.
     let stop: DispatchStopFlag
+    /// Checked before the broadcast and every page: after its session was lost, this worker proves the
+    /// dispatch is still its own before sending more.
+    let ownership: DispatchOwnership
 
     func deliver(_ claimed: ClaimedDispatch, app: App?) async throws -> Ending {
         let dispatch = claimed.dispatch
@@ -52,12 +55,14 @@ struct DispatchDelivery: Sendable {
                 try await queue.endChannel(of: claimed, deletingAfter: settings.channelRetention)
             }
             if dispatch.event != .start, settings.supersedes { await waitForSupersededToStop(claimed) }
+            guard try await stillOwns(dispatch.id, leaseLost: leaseLost) else {
+                return leaseLost.withLockedValue { $0 } ? .leaseLost : try await release(dispatch.id, at: Date())
+            }
             let broadcast = try await broadcast(claimed, to: destination)
             if case .ended(let ending) = broadcast { return ending }
             if let stop = stop.raised { return try await finish(claimed, stop.status) }
             return try await fanOut(
-                claimed, to: destination, broadcastDelivered: broadcast == .delivered,
-                leaseLost: { leaseLost.withLockedValue { $0 } })
+                claimed, to: destination, broadcastDelivered: broadcast == .delivered, leaseLost: leaseLost)
         }
     }
 
@@ -68,14 +73,18 @@ struct DispatchDelivery: Sendable {
     /// may all be subscribers of the channel.
     private func fanOut(
         _ claimed: ClaimedDispatch, to destination: APNsDestination, broadcastDelivered: Bool,
-        leaseLost: @Sendable () -> Bool
+        leaseLost leaseLostBox: NIOLockedValueBox<Bool>
     ) async throws -> Ending {
         let dispatch = claimed.dispatch
+        let leaseLost = { leaseLostBox.withLockedValue { $0 } }
         var cursor = claimed.fanoutCursor
         let first = try await nextPage(claimed, after: cursor)
         guard let firstEnd = first.last?.cursor else {
             let nobody = cursor == 0 && !broadcastDelivered && !claimed.broadcastRecorded
             return try await finish(claimed, .done, log: nobody ? [DeliveryLogEntries.noTokens(dispatch)] : [])
+        }
+        guard try await stillOwns(dispatch.id, leaseLost: leaseLostBox) else {
+            return leaseLost() ? .leaseLost : try await release(dispatch.id, at: Date())
         }
         var sending = startSending(first, of: dispatch, to: destination)
         var sendingEnd = firstEnd
@@ -87,7 +96,15 @@ struct DispatchDelivery: Sendable {
                 _ = await sending.value
                 throw error
             }
-            let goOn = !following.isEmpty && !isStopping() && !leaseLost() && stop.raised == nil
+            var goOn = !following.isEmpty && !isStopping() && !leaseLost() && stop.raised == nil
+            if goOn {
+                do {
+                    goOn = try await stillOwns(dispatch.id, leaseLost: leaseLostBox)
+                } catch {
+                    _ = await sending.value
+                    throw error
+                }
+            }
             let next = goOn ? startSending(following, of: dispatch, to: destination) : nil
             if let ending = try await settle(await sending.value, claimed, pageStart: cursor) {
                 _ = await next?.value
@@ -210,6 +227,16 @@ struct DispatchDelivery: Sendable {
 
     private func release(_ id: UUID, at date: Date) async throws -> Ending {
         try await queue.release(id, worker: worker, retryAt: date) ? .released : .leaseLost
+    }
+
+    /// Whether this worker may start sending more of the dispatch (`DispatchOwnership`); a lease found
+    /// lost is noted for the rest of the delivery.
+    private func stillOwns(_ id: UUID, leaseLost: NIOLockedValueBox<Bool>) async throws -> Bool {
+        try await ownership.confirm(isStopping: isStopping) {
+            let kept = try await queue.extendLease(id, worker: worker, lease: settings.lease)
+            if !kept { leaseLost.withLockedValue { $0 = true } }
+            return kept
+        }
     }
 
     /// Renews the lease every third of its length until cancelled; notes when another worker took it.

@@ -40,4 +40,16 @@ extension APIError {
     public static let invalidKey = APIError(.unauthorized, "Invalid API key")
     public static let revokedKey = APIError(.unauthorized, "Invalid API key: this key has been revoked")
     public static let accessDenied = APIError(.forbidden, "Access Denied")
+
+    /// Seconds a client should wait before asking again while PostgreSQL is out of reach. A restart takes
+    /// a few seconds and the gateway serves again within one of its return, so waiting longer only adds
+    /// delay; a refused call costs the gateway one failed connection attempt, so this is no burden.
+    public static let databaseRetryAfterSeconds = 2
+
+    /// PostgreSQL cannot be reached (SPEC §9): the call was not accepted, and may be made again. (Had the
+    /// connection broken in the very moment of a commit, it may have been: a message call repeated with
+    /// the same `Idempotency-Key` is never accepted twice.)
+    public static let databaseUnavailable = APIError(
+        .serviceUnavailable, "Database unavailable: retry after \(databaseRetryAfterSeconds) seconds",
+        errors: ["PostgreSQL did not answer"], headers: [.retryAfter: String(databaseRetryAfterSeconds)])
 }

@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 
 /// Gives every error Braze's JSON body (SPEC §3), whatever raised it: our own `APIError`s, Hummingbird's
-/// 404 and 413, unknown methods (405 with `Allow`), undecodable bodies, and unexpected failures (500,
-/// logged with the request id, the cause never sent to the client).
+/// 404 and 413, unknown methods (405 with `Allow`), undecodable bodies, PostgreSQL out of reach (503 with
+/// `Retry-After`, SPEC §9), and unexpected failures (500, logged with the request id, the cause never sent
+/// to the client).
 public struct ErrorMiddleware: RouterMiddleware {
     public typealias Context = LiveGateRequestContext
     let routes: RouteTable
@@ -34,6 +35,9 @@ public struct ErrorMiddleware: RouterMiddleware {
             return translate(error, request: request, context: context, routes: routes)
         case is DecodingError:
             return APIError(.badRequest, "Request body is not valid JSON")
+        case _ where isDatabaseUnavailable(error):
+            context.logger.warning("database unavailable", metadata: ["reason": "\(error)"])
+            return .databaseUnavailable
         default:
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "reason": "\(error)"])
             return APIError(.internalServerError, "Internal server error")

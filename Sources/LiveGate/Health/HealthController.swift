@@ -3,7 +3,7 @@ import Logging
 import PostgresClient
 
 /// `GET /healthz`: 200 only when PostgreSQL answers, so a load balancer stops sending traffic to an
-/// instance that cannot record dispatches.
+/// instance that cannot record dispatches; otherwise the same 503 (with `Retry-After`) the API answers.
 public struct HealthController: Sendable {
     let pool: PostgresConnectionPool
 
@@ -28,7 +28,7 @@ public struct HealthController: Sendable {
             return Health(status: "ok", database: "ok")
         } catch {
             context.logger.warning("health check: database unavailable", metadata: ["error": "\(error)"])
-            throw APIError(.serviceUnavailable, "Database unavailable", errors: ["PostgreSQL did not answer"])
+            throw APIError.databaseUnavailable
         }
     }
 }

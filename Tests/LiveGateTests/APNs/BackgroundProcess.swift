@@ -3,7 +3,7 @@ import TestSupport
 
 /// A server a test starts and stops (posix_spawn, SIGTERM, waitpid): a binary that does not fork.
 final class BackgroundProcess: @unchecked Sendable {
-    private let pid: pid_t
+    let pid: pid_t
     private var stopped = false
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {

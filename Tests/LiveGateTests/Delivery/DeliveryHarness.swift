@@ -76,12 +76,14 @@ struct DeliveryHarness {
         }
     }
 
-    /// Another engine (another gateway) over the same database and simulator, with its own doorbell.
-    func anotherEngine(worker: String) -> DeliveryEngine {
+    /// Another engine (another gateway) over the same database and simulator, with its own doorbell;
+    /// with `session`, it claims under a worker session of its own, as `serve`'s engine does.
+    func anotherEngine(worker: String, session: Bool = false, doorbell: DeliveryDoorbell = .init()) -> DeliveryEngine {
         DeliveryEngine(
             queue: PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
             sender: APNsSender(tokens: tokenCache, transport: .init(trustedCAFile: certificate.certificateFile)),
-            settings: settings, logger: .quiet, worker: worker)
+            settings: settings, doorbell: doorbell, logger: .quiet, worker: worker,
+            session: session ? PostgresWorkerSession(configuration: database.pool.configuration) : nil)
     }
 
     /// Posts an update for the tenant's app and returns the dispatch id.
