@@ -19,6 +19,8 @@ public final class APNsSimulator: Sendable {
         var broadcasts: [SimulatedBroadcast] = []
         /// By bundle id: how its channel management and broadcast requests are answered.
         var appBehaviors: [String: SimulatedBehavior] = [:]
+        /// Device tokens whose next accepted push resets its connection instead of being answered.
+        var connectionResets: Set<String> = []
     }
 
     public let configuration: SimulatorConfiguration
@@ -48,6 +50,7 @@ public final class APNsSimulator: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ConnectionResetHandler())
                     if let sslContext {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     }
@@ -96,6 +99,14 @@ public final class APNsSimulator: Sendable {
         state.withLockedValue { $0.behaviors[deviceToken.lowercased()] = behavior }
     }
 
+    /// The next push to `deviceToken` that APNs's checks accept is recorded in `received` as usual, but
+    /// instead of its answer the connection gets a TCP reset: the push reached APNs and the sender never
+    /// hears so (a server crash, a middlebox dropping the connection). Every other stream still open on
+    /// that connection loses its answer too. Once; later pushes to the token are answered.
+    public func resetConnection(afterAccepting deviceToken: String) {
+        state.withLockedValue { _ = $0.connectionResets.insert(deviceToken.lowercased()) }
+    }
+
     // MARK: - Answering
 
     struct Answer {
@@ -106,6 +117,8 @@ public final class APNsSimulator: Sendable {
         var delay: TimeAmount?
         /// Other headers of the answer (`apns-request-id`, `apns-channel-id`).
         var headers: [(name: String, value: String)] = []
+        /// Reset the connection instead of answering (`resetConnection(afterAccepting:)`).
+        var resetsConnection = false
     }
 
     func answer(method: String, path: String, headers: [String: String], body: [UInt8]) -> Answer {
@@ -129,7 +142,8 @@ public final class APNsSimulator: Sendable {
                 logger.info(
                     "push accepted",
                     metadata: ["token": "…\(token.suffix(8))", "apns_id": "\(apnsID)", "bytes": "\(body.count)"])
-                return Answer(status: 200, body: [], apnsID: apnsID, delay: delay)
+                let resets = state.connectionResets.remove(token) != nil
+                return Answer(status: 200, body: [], apnsID: apnsID, delay: delay, resetsConnection: resets)
             }
         }
     }

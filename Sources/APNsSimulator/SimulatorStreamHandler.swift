@@ -30,7 +30,9 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
                 SimulatorControl.handles(path: head.uri)
                 ? SimulatorControl.answer(method: head.method.rawValue, path: head.uri, body: body, simulator: simulator)
                 : simulator.answer(method: head.method.rawValue, path: head.uri, headers: headers, body: body)
-            if let delay = answer.delay {
+            if answer.resetsConnection {
+                ConnectionResetHandler.reset(context.channel.parent)
+            } else if let delay = answer.delay {
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 context.eventLoop.scheduleTask(in: delay) {
                     let (handler, context) = loopBound.value
