@@ -26,6 +26,8 @@ enum CurlRequestSetup {
             lg_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, configuration.responseTimeout.curlMilliseconds),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
+            // A request goes out once: libcurl would send it again by itself after some connection failures.
+            lg_curl_easy_setopt_prereq_callback(easy, CURLOPT_PREREQFUNCTION, curlPrereqCallback),
         ]
         if cleartext {
             // libcurl 7.88 fails the second request on a reused h2c connection: never reuse one.
@@ -59,6 +61,7 @@ enum CurlRequestSetup {
             lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list ?? request.sharedHeaders?.list),
             lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
             lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
+            lg_curl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context),
         ]
         if request.method == "GET" && request.body.isEmpty {
             // Undoes a body and method the handle's last request may have left.
@@ -85,6 +88,12 @@ enum CurlRequestSetup {
         of transfer: CurlTransfer, easy: UnsafeMutableRawPointer, result: CURLcode
     ) -> Result<HTTP2Response, HTTP2TransportError> {
         guard result == CURLE_OK else {
+            if result == CURLE_ABORTED_BY_CALLBACK && transfer.attempts > 1 {
+                return .failure(
+                    HTTP2TransportError(
+                        .lostAfterSending,
+                        "the connection failed before the answer came; the request may have reached the server and was not sent again"))
+            }
             return .failure(HTTP2TransportError(code(for: result), String(cString: curl_easy_strerror(result))))
         }
         var status = 0

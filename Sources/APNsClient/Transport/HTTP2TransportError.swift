@@ -9,6 +9,11 @@ public struct HTTP2TransportError: Error, Sendable, Equatable, CustomStringConve
         public static let tlsFailed = Code(rawValue: "tlsFailed")
         /// The connection broke mid-request (reset, GOAWAY, protocol error).
         public static let connectionLost = Code(rawValue: "connectionLost")
+        /// The request went out on a connection that then failed before any of the answer came: the
+        /// server may have acted on it (a push may have been delivered). libcurl would have sent it
+        /// again by itself, on another connection; this client does not (`curlPrereqCallback`), so
+        /// whether to send it again is the caller's decision, made knowingly.
+        public static let lostAfterSending = Code(rawValue: "lostAfterSending")
         public static let invalidRequest = Code(rawValue: "invalidRequest")
         /// The client was shut down before the request finished.
         public static let shutDown = Code(rawValue: "shutDown")

@@ -139,6 +139,29 @@ struct APNsSimulatorTests {
         }
     }
 
+    /// The connection breaks after APNs accepted a push and before its answer came. The push is reported
+    /// unanswered, and it is not sent a second time behind the caller's back: libcurl on its own sends
+    /// such a request again on a fresh connection (it got no byte of answer on a connection it reused),
+    /// and the device would show it twice.
+    @Test func aPushWhoseAnswerIsLostIsNotSentAgain() async throws {
+        try await Self.withSimulator { simulator, app, sender, _ in
+            let opener = String(repeating: "1b", count: 32)
+            let lost = String(repeating: "2c", count: 32)
+            // A connection to reuse: libcurl sends a request again only when it was on a reused one.
+            #expect(await sender.send(Self.push(opener), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            simulator.resetConnection(afterAccepting: lost)
+            let result = await sender.send(Self.push(lost), app: app)
+            guard case .unreachable(let error) = result else {
+                Issue.record("the push whose answer was lost came back \(result)")
+                return
+            }
+            #expect(error.code == .lostAfterSending)
+            #expect(simulator.received.map(\.deviceToken) == [opener, lost], "the lost push arrived once")
+            // The next push opens a new connection.
+            #expect(await sender.send(Self.push(opener), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+        }
+    }
+
     /// Like APNs, the simulator lets a client open 500 streams on one connection.
     @Test func itAdvertisesFiveHundredStreams() async throws {
         try await Self.withSimulator { _, _, _, port in
