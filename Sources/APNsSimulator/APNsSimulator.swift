@@ -60,7 +60,7 @@ public final class APNsSimulator: Sendable {
                         HTTP2Setting(parameter: .maxHeaderListSize, value: 1 << 16),
                     ]
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
+                        mode: .server, connectionConfiguration: connection, streamConfiguration: Self.streamConfiguration
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandlers([
@@ -74,6 +74,20 @@ public final class APNsSimulator: Sendable {
         channel.withLockedValue { $0 = bound }
         return bound.localAddress?.port ?? configuration.port
     }
+
+    /// libcurl 7.88, the gateway's HTTP/2 client on Debian 12, sends a RST_STREAM for every stream once it
+    /// has read the answer (a libcurl bug, fixed in 8.0.0), on a stream already closed, which RFC 9113
+    /// §5.1 has the server ignore. NIO's default limit (200 RST_STREAMs in 30 s) would take that for a
+    /// rapid-reset attack: after 200 pushes it drops the connection with a GOAWAY (ENHANCE_YOUR_CALM)
+    /// whose last stream id is 0, which tells the client that the pushes the simulator had already
+    /// accepted and recorded were never processed. APNs is not known to drop such a client: the simulator
+    /// allows 20,000 resets a second on a connection, far more than the pushes one carries in a second.
+    static let streamConfiguration: NIOHTTP2Handler.StreamConfiguration = {
+        var configuration = NIOHTTP2Handler.StreamConfiguration()
+        configuration.streamResetFrameRateLimit.maximumCount = 20_000
+        configuration.streamResetFrameRateLimit.windowLength = .seconds(1)
+        return configuration
+    }()
 
     public func stop() async {
         let bound = channel.withLockedValue { channel in

@@ -162,6 +162,39 @@ struct APNsSimulatorTests {
         }
     }
 
+    /// Many pushes on one connection, answered after a little while so that many are in flight: each
+    /// arrives once and is answered 200. libcurl 7.88 resets every stream once it has a bodiless answer;
+    /// the simulator keeps such a client's connection rather than dropping it after 200 resets (NIO's
+    /// default) with a GOAWAY that called the pushes it had accepted unprocessed, which libcurl then
+    /// sent again (or, since the client stops that, which failed).
+    @Test func aBusyConnectionCarriesEachPushOnce() async throws {
+        try await Self.withSimulator(transport: .init(maximumConnectionsPerHost: 1)) { simulator, app, sender, _ in
+            let payload = Array(#"{"aps":{"timestamp":1685952000,"event":"update","content-state":{"n":1}}}"#.utf8)
+            let pushes = (1...600).map { index in
+                LiveActivityPush(
+                    deviceToken: PushToken(hex: String(format: "%064x", index))!, payload: payload, priority: .immediate,
+                    expiresAt: Date(timeIntervalSince1970: 1_685_995_200))
+            }
+            for push in pushes { simulator.setBehavior(.delay(milliseconds: 5), for: push.deviceToken.hex) }
+            let destination = try #require(app.destination)
+            // In batches of 50 at once, as delivery sends them: more than the connection's 100 streams.
+            let results = await withTaskGroup(of: [APNsSendResult].self) { group in
+                for start in stride(from: 0, to: pushes.count, by: 50) {
+                    group.addTask { await sender.send(Array(pushes[start..<start + 50]), to: destination) }
+                }
+                return await group.reduce(into: [APNsSendResult]()) { $0 += $1 }
+            }
+            let notDelivered = results.filter { result in
+                guard case .answered(let response) = result else { return true }
+                return response.status != 200
+            }
+            #expect(notDelivered.isEmpty, "\(notDelivered.count) not delivered, such as \(notDelivered.first.map { "\($0)" } ?? "")")
+            let ids = simulator.received.compactMap { $0.headers["apns-id"] }
+            #expect(ids.count == pushes.count, "each push arrived once")
+            #expect(Set(ids) == Set(pushes.map { $0.apnsID.uuidString.lowercased() }))
+        }
+    }
+
     /// Like APNs, the simulator lets a client open 500 streams on one connection.
     @Test func itAdvertisesFiveHundredStreams() async throws {
         try await Self.withSimulator { _, _, _, port in
