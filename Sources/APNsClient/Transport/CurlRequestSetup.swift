@@ -94,8 +94,19 @@ enum CurlRequestSetup {
                         .lostAfterSending,
                         "the connection failed before the answer came; the request may have reached the server and was not sent again"))
             }
-            return .failure(HTTP2TransportError(code(for: result), String(cString: curl_easy_strerror(result))))
+            let message = String(cString: curl_easy_strerror(result))
+            // The status line came before the failure (libcurl resets it for every transfer).
+            let partial = response(of: transfer, easy: easy)
+            if partial.status >= 200, result != CURLE_ABORTED_BY_CALLBACK {
+                return .failure(HTTP2TransportError(.answerCutOff, "the answer broke off after its headers: \(message)", partialAnswer: partial))
+            }
+            return .failure(HTTP2TransportError(code(for: result), message))
         }
+        return .success(response(of: transfer, easy: easy))
+    }
+
+    /// What came of the answer: its status (0 if none came), headers and body.
+    private static func response(of transfer: CurlTransfer, easy: UnsafeMutableRawPointer) -> HTTP2Response {
         var status = 0
         var connects = 0
         // Microseconds since the transfer started: until it was about to send, and until it ended.
@@ -105,10 +116,9 @@ enum CurlRequestSetup {
         lg_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
         lg_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &ready)
         lg_curl_easy_getinfo_offset(easy, CURLINFO_TOTAL_TIME_T, &ended)
-        return .success(
-            HTTP2Response(
-                status: status, headers: transfer.responseHeaders, body: transfer.responseBody,
-                reusedConnection: connects == 0, answerTime: .microseconds(max(0, ended - ready))))
+        return HTTP2Response(
+            status: status, headers: transfer.responseHeaders, body: transfer.responseBody,
+            reusedConnection: connects == 0, answerTime: .microseconds(max(0, ended - ready)))
     }
 
     static func code(for result: CURLcode) -> HTTP2TransportError.Code {
