@@ -8,8 +8,9 @@ import NIOSSL
 
 /// An HTTP/2 server that behaves like APNs for Live Activity pushes: it checks them as APNs does
 /// (`PushCheck`), answers with APNs's statuses and `{"reason"}` bodies, advertises a stream limit like
-/// APNs, records what it accepted, and lets a test make chosen tokens fail or answer slowly. It also
-/// serves broadcast channels: their management API and broadcasts (`APNsSimulator+Channels.swift`).
+/// APNs, records what it accepted, and lets a test make chosen tokens fail or answer slowly, and its
+/// streams and connections fail (`APNsSimulator+Faults.swift`). It also serves broadcast channels:
+/// their management API and broadcasts (`APNsSimulator+Channels.swift`).
 public final class APNsSimulator: Sendable {
     struct State {
         var received: [SimulatedPush] = []
@@ -19,8 +20,7 @@ public final class APNsSimulator: Sendable {
         var broadcasts: [SimulatedBroadcast] = []
         /// By bundle id: how its channel management and broadcast requests are answered.
         var appBehaviors: [String: SimulatedBehavior] = [:]
-        /// Device tokens whose next accepted push resets its connection instead of being answered.
-        var connectionResets: Set<String> = []
+        var faults = SimulatedFaults()
     }
 
     public let configuration: SimulatorConfiguration
@@ -50,7 +50,16 @@ public final class APNsSimulator: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ConnectionResetHandler())
+                    let (number, refused) = state.withLockedValue { state in
+                        state.faults.report.connections += 1
+                        return (state.faults.report.connections, state.faults.refusesTLS(now: .now))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(SimulatedConnection(number: number))
+                    if refused {
+                        logger.info("TLS refused", metadata: ["connection": "\(number)"])
+                        try channel.pipeline.syncOperations.addHandler(TLSRefusalHandler(tls: sslContext != nil))
+                        return
+                    }
                     if let sslContext {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     }
@@ -113,14 +122,6 @@ public final class APNsSimulator: Sendable {
         state.withLockedValue { $0.behaviors[deviceToken.lowercased()] = behavior }
     }
 
-    /// The next push to `deviceToken` that APNs's checks accept is recorded in `received` as usual, but
-    /// instead of its answer the connection gets a TCP reset: the push reached APNs and the sender never
-    /// hears so (a server crash, a middlebox dropping the connection). Every other stream still open on
-    /// that connection loses its answer too. Once; later pushes to the token are answered.
-    public func resetConnection(afterAccepting deviceToken: String) {
-        state.withLockedValue { _ = $0.connectionResets.insert(deviceToken.lowercased()) }
-    }
-
     // MARK: - Answering
 
     struct Answer {
@@ -131,11 +132,12 @@ public final class APNsSimulator: Sendable {
         var delay: TimeAmount?
         /// Other headers of the answer (`apns-request-id`, `apns-channel-id`).
         var headers: [(name: String, value: String)] = []
-        /// Reset the connection instead of answering (`resetConnection(afterAccepting:)`).
-        var resetsConnection = false
+        /// What happens instead of the answer, or to it (`SimulatedFault`).
+        var fault: SimulatedFault?
     }
 
-    func answer(method: String, path: String, headers: [String: String], body: [UInt8]) -> Answer {
+    /// The answer to a request that arrived on stream `stream` of connection `connection`.
+    func answer(method: String, path: String, headers: [String: String], body: [UInt8], connection: Int, stream: Int) -> Answer {
         if let route = BroadcastRoute(path: path) {
             return answer(route, method: method, headers: headers, body: body)
         }
@@ -149,15 +151,25 @@ public final class APNsSimulator: Sendable {
             return reject(status: status, reason: reason, apnsID: apnsID)
         case .accepted(let token):
             return state.withLockedValue { state -> Answer in
-                let (failure, delay) = SimulatedBehavior.consume(
-                    &state.behaviors, key: token, rejections: &state.rejections, now: now)
+                let fault = state.faults.take(forPushTo: token, connection: connection)
+                let (failure, delay) =
+                    fault == nil
+                    ? SimulatedBehavior.consume(&state.behaviors, key: token, rejections: &state.rejections, now: now)
+                    : (nil, nil)
                 if let failure { return Answer(status: failure.status, body: failure.body, apnsID: apnsID) }
-                state.received.append(SimulatedPush(deviceToken: token, headers: headers, payload: body, receivedAt: now))
+                if fault?.accepts ?? true {
+                    state.received.append(
+                        SimulatedPush(
+                            deviceToken: token, headers: headers, payload: body, receivedAt: now, connection: connection,
+                            stream: stream, fault: fault))
+                }
                 logger.info(
-                    "push accepted",
-                    metadata: ["token": "…\(token.suffix(8))", "apns_id": "\(apnsID)", "bytes": "\(body.count)"])
-                let resets = state.connectionResets.remove(token) != nil
-                return Answer(status: 200, body: [], apnsID: apnsID, delay: delay, resetsConnection: resets)
+                    fault == nil ? "push accepted" : "push met a fault",
+                    metadata: [
+                        "token": "…\(token.suffix(8))", "apns_id": "\(apnsID)", "bytes": "\(body.count)",
+                        "connection": "\(connection)", "stream": "\(stream)", "fault": "\(fault.map { "\($0)" } ?? "none")",
+                    ])
+                return Answer(status: 200, body: [], apnsID: apnsID, delay: delay, fault: fault)
             }
         }
     }

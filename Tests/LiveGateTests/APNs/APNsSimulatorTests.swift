@@ -149,7 +149,7 @@ struct APNsSimulatorTests {
             let lost = String(repeating: "2c", count: 32)
             // A connection to reuse: libcurl sends a request again only when it was on a reused one.
             #expect(await sender.send(Self.push(opener), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
-            simulator.resetConnection(afterAccepting: lost)
+            simulator.setFault(.closeBeforeAnswer, for: lost)
             let result = await sender.send(Self.push(lost), app: app)
             guard case .unreachable(let error) = result else {
                 Issue.record("the push whose answer was lost came back \(result)")
