@@ -132,7 +132,8 @@ struct DispatchDelivery: Sendable {
     }
 
     /// Sends a page in chunks, all at once (the in-flight limit paces them), and tallies the answers.
-    /// A chunk is one batch for the HTTP/2 client: one task and one wake-up for many pushes.
+    /// A chunk is one batch for the HTTP/2 client: one task and one wake-up for many pushes. Pushes left
+    /// unanswered while others got through are sent again before the page is tallied (`resendUnanswered`).
     private func send(_ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination) async -> PageOutcome {
         var ids = APNsIDGenerator()
         let pushes = page.map { target in
@@ -141,7 +142,7 @@ struct DispatchDelivery: Sendable {
                 expiresAt: dispatch.expiresAt, apnsID: ids.nextID())
         }
         let chunk = settings.pushesPerBatch
-        let results = await withTaskGroup(
+        var results = await withTaskGroup(
             of: (Int, [(result: PushResult, retries: Int)?]).self,
             returning: [(result: PushResult, retries: Int, push: LiveActivityPush)?].self
         ) { group in
@@ -155,6 +156,7 @@ struct DispatchDelivery: Sendable {
             }
             return zip(results, pushes).map { result, push in result.map { ($0.result, $0.retries, push) } }
         }
+        await resendUnanswered(&results, of: dispatch, to: destination)
         return PageOutcome(page: page, results: results, dispatch: dispatch)
     }
 
