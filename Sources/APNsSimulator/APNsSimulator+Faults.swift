@@ -63,7 +63,7 @@ extension APNsSimulator {
             let every = faults.periodic.map { $0.fault.controlJSON(every: $0.every, times: $0.remaining) } ?? .null
             return .object([
                 "tokens": .object(JSONObject(tokens)), "streams": every,
-                "goaway": faults.goAway?.controlJSON ?? .null, "tls": faults.tlsRefusal?.controlJSON ?? .null,
+                "goaway": faults.goAway?.controlJSON ?? .null, "tls": faults.pendingTLSRefusal?.controlJSON ?? .null,
                 "report": faults.report.controlJSON,
             ])
         }

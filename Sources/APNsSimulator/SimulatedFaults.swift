@@ -41,6 +41,12 @@ struct SimulatedFaults {
         return true
     }
 
+    /// The TLS refusal still to come: nil once its window has passed.
+    var pendingTLSRefusal: TLSRefusal? {
+        if case .until(let end)? = tlsRefusal, end <= .now { return nil }
+        return tlsRefusal
+    }
+
     /// Whether a connection opened now has its TLS handshake refused.
     mutating func refusesTLS(now: ContinuousClock.Instant) -> Bool {
         switch tlsRefusal {

@@ -20,7 +20,8 @@ extension DispatchDelivery {
             guard !unanswered.isEmpty, reached else { return }
             let wait = settings.dispatchRetry.delay(afterAttempt: round)
             guard Date() + wait < dispatch.expiresAt, await waitUnlessStopped(wait) else { return }
-            let again = await sending.send(unanswered.compactMap { results[$0]?.push }, to: destination, unless: stop)
+            let again = await sending.send(
+                unanswered.compactMap { results[$0]?.push }, inBatchesOf: settings.pushesPerBatch, to: destination, unless: stop)
             for (index, outcome) in zip(unanswered, again) {
                 guard let outcome, let earlier = results[index] else { continue }
                 let retries = earlier.retries + 1 + outcome.retries
