@@ -4,7 +4,7 @@ import Foundation
 extension SimulatedPush {
     /// As `GET /_sim/pushes` lists it: `device_token`, `headers` (by name, the provider token without
     /// its signature), `payload` (the JSON as sent), `received_at` (ISO 8601, UTC; see `ControlJSON`),
-    /// `connection` and `stream`, and `fault` when one took its answer.
+    /// `connection` and `stream`, and `fault` when it met one.
     var controlJSON: JSONValue {
         var object: JSONObject = [
             "device_token": .string(deviceToken),

@@ -11,7 +11,7 @@ public struct SimulatedPush: Sendable {
     /// stream there.
     public let connection: Int
     public let stream: Int
-    /// The fault that took its answer (`SimulatedFault`), if one did.
+    /// The fault it met instead of a plain answer (`SimulatedFault`), if one did.
     public let fault: SimulatedFault?
 }
 
