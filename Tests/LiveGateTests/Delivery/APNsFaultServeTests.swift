@@ -10,11 +10,13 @@ import TestSupport
 @Suite("livegate serve through APNs faults")
 struct APNsFaultServeTests {
     static let devices = (0..<300).map { token(numbered: $0) }
+    /// The device whose answer is cut off after its 200 headers.
+    static let cutOff = token(numbered: 40)
 
-    /// Two streams reset after APNs took them, then, part-way, every connection goes away and no
-    /// handshake succeeds for 1.5 s. Once APNs is back every device has the update: the two reset ones
-    /// twice (their answers were lost), every other one once; the dispatch resource counts 300 sent, and
-    /// the activity log has nothing.
+    /// Two streams reset after APNs took them, one answer cut off after its 200 headers, then, part-way,
+    /// every connection goes away and no handshake succeeds for 1.5 s. Once APNs is back every device
+    /// has the update, a second time only after a copy whose answer was lost; the dispatch resource
+    /// counts 300 sent, the metrics one 200 per device, and the activity log has nothing.
     @Test func aFanOutThroughResetsGoAwaysAndAnOutageServesEveryDevice() async throws {
         let keys = try await TestKeyPair.make()
         defer { keys.remove() }
@@ -44,6 +46,7 @@ struct APNsFaultServeTests {
                 #expect(try await control.request("PUT", "/_sim/tokens/\(device)", body: #"{"delay_ms":10}"#).status == 200)
             }
             #expect(try await control.request("PUT", "/_sim/faults/streams", body: #"{"every":70,"fault":"reset_stream","error_code":"INTERNAL_ERROR","times":2}"#).status == 200)
+            #expect(try await control.request("PUT", "/_sim/faults/tokens/\(Self.cutOff)", body: #"{"fault":"close_after_headers"}"#).status == 200)
             let gateway = try await DeliveryCrashTests.startGateway(
                 environment: LiveGateBinary.environment(
                     databaseURL: database.connectionString,
@@ -51,6 +54,7 @@ struct APNsFaultServeTests {
             defer { gateway.process.stop() }
             let base = "http://127.0.0.1:\(gateway.port)"
             let auth = ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"]
+            let before = try await PrometheusScrape.scrape("\(base)/metrics")
 
             let accepted = try await CurlHTTPClient.request(
                 "POST", base + "/messages/live_activity/update", headers: auth,
@@ -71,18 +75,35 @@ struct APNsFaultServeTests {
             let counts = try #require(resource.json?["devices"] as? [String: Any])
             #expect(counts["sent"] as? Int == devices.count, "\(resource.text)")
             #expect(counts["failed"] as? Int == 0 && counts["removed"] as? Int == 0, "\(resource.text)")
-            #expect((counts["retried"] as? Int ?? 0) >= 2, "\(resource.text)")
+            let retried = try #require(counts["retried"] as? Int)
+            #expect(retried >= 2, "\(resource.text)")
 
+            let faults = try await control.request("GET", "/_sim/faults")
+            #expect(faults.text.contains(#""streams":null,"#) && faults.text.contains(#""tls":null,"#), "the faults are over: \(faults.text)")
+            #expect(!faults.text.contains(#""tls_refused":0,"#) && faults.text.contains(#""streams_reset":2,"#), "\(faults.text)")
+            let report = try #require((try JSONSerialization.jsonObject(with: Data(faults.body)) as? [String: Any])?["report"] as? [String: Any])
+            let closed = Set(try #require(report["closed_connections"] as? [Int]))
+            #expect(closed.count == 1)
+
+            // Every device has the update; one has it again only after a copy whose answer may have been
+            // lost (reset, or on the connection closed), never after one answered 200 (the cut-off 200).
             let pushes = try await control.pushes()
-            let received = Dictionary(pushes.compactMap { $0["device_token"] as? String }.map { ($0, 1) }, uniquingKeysWith: +)
-            let reset = Set(pushes.filter { $0["fault"] != nil }.compactMap { $0["device_token"] as? String })
-            #expect(reset.count == 2)
-            #expect(Set(received.keys) == Set(devices))
-            #expect(received.filter { $0.value != (reset.contains($0.key) ? 2 : 1) }.isEmpty, "\(received.filter { $0.value != 1 })")
+            let copies = Dictionary(grouping: pushes) { $0["device_token"] as? String ?? "" }
+            #expect(Set(copies.keys) == Set(devices))
+            #expect(copies[Self.cutOff]?.count == 1)
+            for (device, copies) in copies {
+                let unexplained = copies.dropLast().filter { copy in
+                    let fault = (copy["fault"] as? [String: String])?["fault"]
+                    return fault != "reset_stream" && (fault == "close_after_headers" || !closed.contains(copy["connection"] as? Int ?? 0))
+                }
+                #expect(unexplained.isEmpty, "\(device.suffix(8)) arrived \(copies.count) times: \(copies)")
+            }
+            #expect(pushes.filter { $0["fault"] as? [String: String] == ["fault": "reset_stream", "error_code": "INTERNAL_ERROR"] }.count == 2)
 
-            let faults = try await control.request("GET", "/_sim/faults").text
-            #expect(faults.contains(#""streams":null,"#) && faults.contains(#""tls":null,"#), "the faults are over: \(faults)")
-            #expect(!faults.contains(#""tls_refused":0,"#) && faults.contains(#""streams_reset":2,"#), "\(faults)")
+            // The gateway saw one 200 per device (the cut-off one included), and no answer on every try it retried.
+            let after = try await PrometheusScrape.scrape("\(base)/metrics")
+            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: before) == Double(devices.count))
+            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: before) == Double(retried))
 
             let log = try await CurlHTTPClient.request("GET", base + "/message_activity_log", headers: auth)
             #expect(log.status == 200)
