@@ -26,21 +26,26 @@ extension SimulatorControl {
             default: return problem(405, "\(route) takes GET or DELETE")
             }
         case "/_sim/faults/streams":
-            return set(method, route, body, simulator: simulator, example: #"{"every":50,"fault":"reset_stream"}"#, known: ["every", "times"] + faultFields) { body throws(ControlRequestError) in
+            let example = #"{"every":50,"fault":"reset_stream"}"#
+            return set(method, route, body, simulator, example: example, known: ["every", "times"] + faultFields) { body throws(ControlRequestError) in
                 let fault = try SimulatedFault(control: body)
-                guard let every = try body.integer("every", in: 1...1_000_000) else { throw ControlRequestError("give every: which pushes meet the fault") }
+                guard let every = try body.integer("every", in: 1...1_000_000) else {
+                    throw ControlRequestError("give every: which pushes meet the fault")
+                }
                 let times = try body.integer("times", in: 1...1_000_000)
                 simulator.setFault(fault, everyNthPush: every, times: times)
                 return fault.controlJSON(every: every, times: times)
             } clear: { simulator.setFault(nil, everyNthPush: 1) }
         case "/_sim/faults/goaway":
-            return set(method, route, body, simulator: simulator, example: #"{"after_streams":100}"#, known: ["after_streams", "connections"]) { body throws(ControlRequestError) in
+            let example = #"{"after_streams":100}"#
+            return set(method, route, body, simulator, example: example, known: ["after_streams", "connections"]) { body throws(ControlRequestError) in
                 let goAway = try GoAwayFault(control: body)
                 simulator.setGoAway(goAway)
                 return goAway.controlJSON
             } clear: { simulator.setGoAway(nil) }
         case "/_sim/faults/tls":
-            return set(method, route, body, simulator: simulator, example: #"{"connections":3}"#, known: ["connections", "for_ms"]) { body throws(ControlRequestError) in
+            let example = #"{"connections":3}"#
+            return set(method, route, body, simulator, example: example, known: ["connections", "for_ms"]) { body throws(ControlRequestError) in
                 let refusal = try TLSRefusal(control: body)
                 simulator.setTLSRefusal(refusal)
                 return refusal.controlJSON
@@ -48,7 +53,8 @@ extension SimulatorControl {
         case _ where route.hasPrefix(tokens) && !route.dropFirst(tokens.count).contains("/"):
             let hex = String(route.dropFirst(tokens.count))
             guard let token = PushToken(hex: hex) else { return problem(400, "'\(hex.prefix(80))' is not a device token in hex") }
-            return set(method, route, body, simulator: simulator, example: #"{"fault":"close_before_answer"}"#, known: ["times"] + faultFields) { body throws(ControlRequestError) in
+            let example = #"{"fault":"close_before_answer"}"#
+            return set(method, route, body, simulator, example: example, known: ["times"] + faultFields) { body throws(ControlRequestError) in
                 let fault = try SimulatedFault(control: body)
                 let times = try body.integer("times", in: 1...1_000_000) ?? 1
                 simulator.setFault(fault, for: token.hex, times: times)
@@ -63,14 +69,15 @@ extension SimulatorControl {
 
     /// PUT sets what the body says and answers it as set; DELETE clears it.
     private static func set(
-        _ method: String, _ route: Substring, _ body: [UInt8], simulator: APNsSimulator, example: String, known: [String],
+        _ method: String, _ route: Substring, _ body: [UInt8], _ simulator: APNsSimulator, example: String, known: [String],
         _ apply: (ControlBody) throws(ControlRequestError) -> JSONValue, clear: () -> Void
     ) -> APNsSimulator.Answer {
         switch method {
         case "PUT":
             do throws(ControlRequestError) {
                 let shown = try apply(try ControlBody(body, example: example, known: known))
-                simulator.logger.info("fault set", metadata: ["route": "\(route)", "fault": "\(String(decoding: shown.serialized(), as: UTF8.self))"])
+                let text = String(decoding: shown.serialized(), as: UTF8.self)
+                simulator.logger.info("fault set", metadata: ["route": "\(route)", "fault": "\(text)"])
                 return json(200, shown)
             } catch {
                 return problem(400, error.description)
