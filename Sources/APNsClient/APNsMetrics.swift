@@ -27,8 +27,9 @@ public struct APNsMetrics: Sendable {
             case .success(let answer):
                 statuses[String(answer.status), default: 0] += 1
                 answerDuration.record(duration: answer.answerTime)
-            case .failure:
-                statuses["none", default: 0] += 1
+            case .failure(let error):
+                // An answer cut off after its headers still says what APNs answered.
+                statuses[error.partialAnswer.map { String($0.status) } ?? "none", default: 0] += 1
             }
         }
         for (status, count) in statuses {

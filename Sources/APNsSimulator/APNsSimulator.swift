@@ -8,8 +8,9 @@ import NIOSSL
 
 /// An HTTP/2 server that behaves like APNs for Live Activity pushes: it checks them as APNs does
 /// (`PushCheck`), answers with APNs's statuses and `{"reason"}` bodies, advertises a stream limit like
-/// APNs, records what it accepted, and lets a test make chosen tokens fail or answer slowly. It also
-/// serves broadcast channels: their management API and broadcasts (`APNsSimulator+Channels.swift`).
+/// APNs, records what it accepted, and lets a test make chosen tokens fail or answer slowly, and its
+/// streams and connections fail (`APNsSimulator+Faults.swift`). It also serves broadcast channels:
+/// their management API and broadcasts (`APNsSimulator+Channels.swift`).
 public final class APNsSimulator: Sendable {
     struct State {
         var received: [SimulatedPush] = []
@@ -19,6 +20,7 @@ public final class APNsSimulator: Sendable {
         var broadcasts: [SimulatedBroadcast] = []
         /// By bundle id: how its channel management and broadcast requests are answered.
         var appBehaviors: [String: SimulatedBehavior] = [:]
+        var faults = SimulatedFaults()
     }
 
     public let configuration: SimulatorConfiguration
@@ -48,6 +50,16 @@ public final class APNsSimulator: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let (number, refused) = state.withLockedValue { state in
+                        state.faults.report.connections += 1
+                        return (state.faults.report.connections, state.faults.refusesTLS(now: .now))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(SimulatedConnection(number: number))
+                    if refused {
+                        logger.info("TLS refused", metadata: ["connection": "\(number)"])
+                        try channel.pipeline.syncOperations.addHandler(TLSRefusalHandler(tls: sslContext != nil))
+                        return
+                    }
                     if let sslContext {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     }
@@ -57,7 +69,7 @@ public final class APNsSimulator: Sendable {
                         HTTP2Setting(parameter: .maxHeaderListSize, value: 1 << 16),
                     ]
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
+                        mode: .server, connectionConfiguration: connection, streamConfiguration: Self.streamConfiguration
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandlers([
@@ -71,6 +83,20 @@ public final class APNsSimulator: Sendable {
         channel.withLockedValue { $0 = bound }
         return bound.localAddress?.port ?? configuration.port
     }
+
+    /// libcurl 7.88, the gateway's HTTP/2 client on Debian 12, sends a RST_STREAM for every stream once it
+    /// has read the answer (a libcurl bug, fixed in 8.0.0), on a stream already closed, which RFC 9113
+    /// §5.1 has the server ignore. NIO's default limit (200 RST_STREAMs in 30 s) would take that for a
+    /// rapid-reset attack: after 200 pushes it drops the connection with a GOAWAY (ENHANCE_YOUR_CALM)
+    /// whose last stream id is 0, which tells the client that the pushes the simulator had already
+    /// accepted and recorded were never processed. APNs is not known to drop such a client: the simulator
+    /// allows 20,000 resets a second on a connection, far more than the pushes one carries in a second.
+    static let streamConfiguration: NIOHTTP2Handler.StreamConfiguration = {
+        var configuration = NIOHTTP2Handler.StreamConfiguration()
+        configuration.streamResetFrameRateLimit.maximumCount = 20_000
+        configuration.streamResetFrameRateLimit.windowLength = .seconds(1)
+        return configuration
+    }()
 
     public func stop() async {
         let bound = channel.withLockedValue { channel in
@@ -106,9 +132,12 @@ public final class APNsSimulator: Sendable {
         var delay: TimeAmount?
         /// Other headers of the answer (`apns-request-id`, `apns-channel-id`).
         var headers: [(name: String, value: String)] = []
+        /// What happens instead of the answer, or to it (`SimulatedFault`).
+        var fault: SimulatedFault?
     }
 
-    func answer(method: String, path: String, headers: [String: String], body: [UInt8]) -> Answer {
+    /// The answer to a request that arrived on stream `stream` of connection `connection`.
+    func answer(method: String, path: String, headers: [String: String], body: [UInt8], connection: Int, stream: Int) -> Answer {
         if let route = BroadcastRoute(path: path) {
             return answer(route, method: method, headers: headers, body: body)
         }
@@ -122,14 +151,25 @@ public final class APNsSimulator: Sendable {
             return reject(status: status, reason: reason, apnsID: apnsID)
         case .accepted(let token):
             return state.withLockedValue { state -> Answer in
-                let (failure, delay) = SimulatedBehavior.consume(
-                    &state.behaviors, key: token, rejections: &state.rejections, now: now)
+                let fault = state.faults.take(forPushTo: token, connection: connection)
+                let (failure, delay) =
+                    fault == nil
+                    ? SimulatedBehavior.consume(&state.behaviors, key: token, rejections: &state.rejections, now: now)
+                    : (nil, nil)
                 if let failure { return Answer(status: failure.status, body: failure.body, apnsID: apnsID) }
-                state.received.append(SimulatedPush(deviceToken: token, headers: headers, payload: body, receivedAt: now))
+                if fault?.accepts ?? true {
+                    state.received.append(
+                        SimulatedPush(
+                            deviceToken: token, headers: headers, payload: body, receivedAt: now, connection: connection,
+                            stream: stream, fault: fault))
+                }
                 logger.info(
-                    "push accepted",
-                    metadata: ["token": "…\(token.suffix(8))", "apns_id": "\(apnsID)", "bytes": "\(body.count)"])
-                return Answer(status: 200, body: [], apnsID: apnsID, delay: delay)
+                    fault == nil ? "push accepted" : "push met a fault",
+                    metadata: [
+                        "token": "…\(token.suffix(8))", "apns_id": "\(apnsID)", "bytes": "\(body.count)",
+                        "connection": "\(connection)", "stream": "\(stream)", "fault": "\(fault.map { "\($0)" } ?? "none")",
+                    ])
+                return Answer(status: 200, body: [], apnsID: apnsID, delay: delay, fault: fault)
             }
         }
     }

@@ -7,6 +7,12 @@ public struct SimulatedPush: Sendable {
     public let headers: [String: String]
     public let payload: [UInt8]
     public let receivedAt: Date
+    /// The connection it came on (numbered from 1 in the order the simulator accepted them) and its
+    /// stream there.
+    public let connection: Int
+    public let stream: Int
+    /// The fault it met instead of a plain answer (`SimulatedFault`), if one did.
+    public let fault: SimulatedFault?
 }
 
 /// How the simulator answers pushes to one device token, beyond checking them.

@@ -14,6 +14,8 @@ import Logging
 ///   delete it through the management API, as an app would).
 /// - `PUT /_sim/apps/<bundle id>` with the same bodies as `/_sim/tokens/<hex>`: how that app's channel
 ///   management and broadcast requests are answered; `DELETE /_sim/apps/<bundle id>` restores them.
+/// - `/_sim/faults…`: streams reset, connections closed, GOAWAY, TLS refused (`SimulatorControl+Faults.swift`).
+///   Control requests themselves are never faulted (a new connection's TLS refusal aside).
 enum SimulatorControl {
     static func handles(path: String) -> Bool {
         path == "/_sim" || path.hasPrefix("/_sim/")
@@ -44,6 +46,7 @@ enum SimulatorControl {
             guard method == "GET" else { return problem(405, "\(route) takes GET") }
             return json(200, simulator.channelsJSON)
         }
+        if let answer = faults(method: method, route: route, body: body, simulator: simulator) { return answer }
         let apps = "/_sim/apps/"
         if route.hasPrefix(apps), !route.dropFirst(apps.count).contains("/"), route.count > apps.count {
             let bundleID = String(route.dropFirst(apps.count))
@@ -61,7 +64,7 @@ enum SimulatorControl {
                 simulator.logger.info("token behavior set", metadata: ["token": "\(token.masked)", "behavior": "\(behavior.map { "\($0)" } ?? "none")"])
             }
         }
-        return problem(404, "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels and /_sim/apps/<bundle id>")
+        return problem(404, "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id> and /_sim/faults")
     }
 
     /// PUT sets the behavior the body describes, DELETE clears it (`set(nil)`).
@@ -81,13 +84,13 @@ enum SimulatorControl {
         }
     }
 
-    private static let noContent = APNsSimulator.Answer(status: 204, body: [])
+    static let noContent = APNsSimulator.Answer(status: 204, body: [])
 
-    private static func json(_ status: Int, _ value: JSONValue) -> APNsSimulator.Answer {
+    static func json(_ status: Int, _ value: JSONValue) -> APNsSimulator.Answer {
         APNsSimulator.Answer(status: status, body: value.serialized())
     }
 
-    private static func problem(_ status: Int, _ message: String) -> APNsSimulator.Answer {
+    static func problem(_ status: Int, _ message: String) -> APNsSimulator.Answer {
         json(status, .object(["error": .string(message)]))
     }
 }

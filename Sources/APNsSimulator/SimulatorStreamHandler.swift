@@ -1,8 +1,10 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 
 /// One HTTP/2 stream: collects the request, asks the simulator (or, under `/_sim/`, its control API)
-/// for the answer, writes it.
+/// for the answer, and writes it, or does what a fault says instead (`SimulatedFault`). Push streams
+/// count towards their connection's GOAWAY (`GoAwayFault`); control requests are never faulted.
 final class SimulatorStreamHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -10,6 +12,8 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     private let simulator: APNsSimulator
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
+    private var connection: SimulatedConnection?
+    private var streamID = 0
 
     init(simulator: APNsSimulator) {
         self.simulator = simulator
@@ -20,29 +24,67 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             body = []
+            if connection == nil, let id = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) {
+                streamID = Int(id)
+                connection = SimulatedConnection.of(stream: context.channel)
+                connection?.streamOpened(streamID)
+            }
         case .body(var buffer):
             body += buffer.readBytes(length: buffer.readableBytes) ?? []
         case .end:
             guard let head else { return }
             var headers: [String: String] = [:]
             for (name, value) in head.headers { headers[name.lowercased()] = value }
-            let answer =
-                SimulatorControl.handles(path: head.uri)
-                ? SimulatorControl.answer(method: head.method.rawValue, path: head.uri, body: body, simulator: simulator)
-                : simulator.answer(method: head.method.rawValue, path: head.uri, headers: headers, body: body)
-            if let delay = answer.delay {
-                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                context.eventLoop.scheduleTask(in: delay) {
-                    let (handler, context) = loopBound.value
-                    handler.write(answer, context: context)
-                }
-            } else {
+            if SimulatorControl.handles(path: head.uri) {
+                write(SimulatorControl.answer(method: head.method.rawValue, path: head.uri, body: body, simulator: simulator), context: context)
+                return
+            }
+            // The GOAWAY told the client this stream would not be processed: it is not.
+            if connection?.isBeyondGoAway(streamID) == true { return }
+            let answer = simulator.answer(
+                method: head.method.rawValue, path: head.uri, headers: headers, body: body,
+                connection: connection?.number ?? 0, stream: streamID)
+            if let connection {
+                connection.processedStream(streamID)
+                if simulator.goesAway(afterProcessing: connection.processed) { connection.goAway() }
+            }
+            respond(answer, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        connection?.streamClosed(streamID)
+        context.fireChannelInactive()
+    }
+
+    private func respond(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
+        switch answer.fault {
+        case .resetStream(let code)?:
+            // Written below the HTTP/1 codec, which has no part for it.
+            let codec = try? context.pipeline.syncOperations.context(handlerType: HTTP2FramePayloadToHTTP1ServerCodec.self)
+            let reset = HTTP2Frame.FramePayload.rstStream(HTTP2ErrorCode(networkCode: Int(code.rawValue)))
+            codec?.writeAndFlush(NIOAny(reset), promise: nil)
+        case .closeBeforeAnswer?:
+            connection?.drop(abortive: true)
+        case .closeAfterHeaders?:
+            let head = HTTPResponseHead(version: .http2, status: .ok, headers: Self.headers(of: answer))
+            context.writeAndFlush(wrapOutboundOut(.head(head))).assumeIsolated().whenComplete { [connection] _ in
+                connection?.drop(abortive: false)
+            }
+        case nil:
+            guard let delay = answer.delay else {
                 write(answer, context: context)
+                return
+            }
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: delay) {
+                let (handler, context) = loopBound.value
+                handler.write(answer, context: context)
             }
         }
     }
 
-    private func write(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
+    private static func headers(of answer: APNsSimulator.Answer) -> HTTPHeaders {
         var headers = HTTPHeaders()
         if let apnsID = answer.apnsID { headers.add(name: "apns-id", value: apnsID) }
         for (name, value) in answer.headers { headers.add(name: name, value: value) }
@@ -50,8 +92,13 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
             headers.add(name: "content-type", value: "application/json")
             headers.add(name: "content-length", value: String(answer.body.count))
         }
+        return headers
+    }
+
+    private func write(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
         let status = HTTPResponseStatus(statusCode: answer.status)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: status, headers: headers))), promise: nil)
+        let head = HTTPResponseHead(version: .http2, status: status, headers: Self.headers(of: answer))
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
         if !answer.body.isEmpty {
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
         }

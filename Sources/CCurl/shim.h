@@ -9,6 +9,8 @@
  */
 
 typedef size_t (*lg_curl_data_callback)(char *data, size_t size, size_t count, void *userdata);
+typedef int (*lg_curl_prereq_callback)(
+    void *userdata, char *primary_ip, char *local_ip, int primary_port, int local_port);
 
 static inline CURLcode lg_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -31,6 +33,10 @@ static inline CURLcode lg_curl_easy_setopt_offset(CURL *handle, CURLoption optio
 }
 
 static inline CURLcode lg_curl_easy_setopt_data_callback(CURL *handle, CURLoption option, lg_curl_data_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode lg_curl_easy_setopt_prereq_callback(CURL *handle, CURLoption option, lg_curl_prereq_callback callback) {
     return curl_easy_setopt(handle, option, callback);
 }
 

@@ -21,7 +21,11 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
             {"status":500,"reason":"InternalServerError","times":1} or {"delay_ms":200}; broadcast channels \
             (POST/GET/DELETE /1/apps/BUNDLE/channels, GET /1/apps/BUNDLE/all-channels, POST \
             /4/broadcasts/apps/BUNDLE) with GET/DELETE /_sim/broadcasts, GET /_sim/channels and PUT/DELETE \
-            /_sim/apps/BUNDLE taking the same bodies as /_sim/tokens/HEX.
+            /_sim/apps/BUNDLE taking the same bodies as /_sim/tokens/HEX. Transport faults: GET/DELETE /_sim/faults; \
+            PUT/DELETE /_sim/faults/tokens/HEX with {"fault":"reset_stream","error_code":"REFUSED_STREAM"}, \
+            {"fault":"close_before_answer"} or {"fault":"close_after_headers"} (and "times"); /_sim/faults/streams \
+            with {"every":50,"fault":...}; /_sim/faults/goaway with {"after_streams":100,"connections":1}; \
+            /_sim/faults/tls with {"connections":3} or {"for_ms":2000}.
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"

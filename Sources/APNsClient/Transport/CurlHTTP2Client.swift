@@ -10,6 +10,14 @@ import Synchronization
 /// knowledge, local simulators only) libcurl 7.88 cannot send a second request on a connection it
 /// reuses ("Error in the HTTP2 framing layer"), so those requests each get a connection of their own.
 ///
+/// A request goes out at most once: libcurl would send one again by itself after some connection
+/// failures, and this client stops it (`curlPrereqCallback`) and reports `lostAfterSending` instead.
+/// libcurl 7.88 also sends a RST_STREAM (STREAM_CLOSED) on every stream whose answer has no body, such
+/// as APNs's 200, after the stream has closed: `http2_handle_stream_close()` clears `stream->closed`,
+/// so `http2_data_done()` takes the stream for unfinished and resets it. No option avoids it; libcurl
+/// 8.0.0 fixed it (commit 544a7f804d, curl#10715). Servers may ignore it (RFC 9113 §5.1), but one that
+/// counts resets against rapid-reset attacks can drop a busy connection for it: NIO does after 200.
+///
 /// libcurl blocks in `curl_multi_poll`, so the handle lives on a thread of its own: callers hand
 /// requests over through a locked queue and `curl_multi_wakeup`, and are resumed from that thread.
 /// The thread owns the multi handle and every easy handle, reuses easy handles between requests, and

@@ -26,6 +26,8 @@ enum CurlRequestSetup {
             lg_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, configuration.responseTimeout.curlMilliseconds),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
+            // A request goes out once: libcurl would send it again by itself after some connection failures.
+            lg_curl_easy_setopt_prereq_callback(easy, CURLOPT_PREREQFUNCTION, curlPrereqCallback),
         ]
         if cleartext {
             // libcurl 7.88 fails the second request on a reused h2c connection: never reuse one.
@@ -59,6 +61,7 @@ enum CurlRequestSetup {
             lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list ?? request.sharedHeaders?.list),
             lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
             lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
+            lg_curl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context),
         ]
         if request.method == "GET" && request.body.isEmpty {
             // Undoes a body and method the handle's last request may have left.
@@ -85,8 +88,25 @@ enum CurlRequestSetup {
         of transfer: CurlTransfer, easy: UnsafeMutableRawPointer, result: CURLcode
     ) -> Result<HTTP2Response, HTTP2TransportError> {
         guard result == CURLE_OK else {
-            return .failure(HTTP2TransportError(code(for: result), String(cString: curl_easy_strerror(result))))
+            if result == CURLE_ABORTED_BY_CALLBACK && transfer.attempts > 1 {
+                return .failure(
+                    HTTP2TransportError(
+                        .lostAfterSending,
+                        "the connection failed before the answer came; the request may have reached the server and was not sent again"))
+            }
+            let message = String(cString: curl_easy_strerror(result))
+            // The status line came before the failure (libcurl resets it for every transfer).
+            let partial = response(of: transfer, easy: easy)
+            if partial.status >= 200, result != CURLE_ABORTED_BY_CALLBACK {
+                return .failure(HTTP2TransportError(.answerCutOff, "the answer broke off after its headers: \(message)", partialAnswer: partial))
+            }
+            return .failure(HTTP2TransportError(code(for: result), message))
         }
+        return .success(response(of: transfer, easy: easy))
+    }
+
+    /// What came of the answer: its status (0 if none came), headers and body.
+    private static func response(of transfer: CurlTransfer, easy: UnsafeMutableRawPointer) -> HTTP2Response {
         var status = 0
         var connects = 0
         // Microseconds since the transfer started: until it was about to send, and until it ended.
@@ -96,10 +116,9 @@ enum CurlRequestSetup {
         lg_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
         lg_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &ready)
         lg_curl_easy_getinfo_offset(easy, CURLINFO_TOTAL_TIME_T, &ended)
-        return .success(
-            HTTP2Response(
-                status: status, headers: transfer.responseHeaders, body: transfer.responseBody,
-                reusedConnection: connects == 0, answerTime: .microseconds(max(0, ended - ready))))
+        return HTTP2Response(
+            status: status, headers: transfer.responseHeaders, body: transfer.responseBody,
+            reusedConnection: connects == 0, answerTime: .microseconds(max(0, ended - ready)))
     }
 
     static func code(for result: CURLcode) -> HTTP2TransportError.Code {

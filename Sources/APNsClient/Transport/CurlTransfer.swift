@@ -15,6 +15,8 @@ final class CurlTransfer: @unchecked Sendable {
     var headerList: UnsafeMutablePointer<curl_slist>?
     /// The last of the own lines, while it links to the request's shared lines (which it does not own).
     var sharedHeadersLink: UnsafeMutablePointer<curl_slist>?
+    /// How many times libcurl set out to send the request (`curlPrereqCallback`); it may send it only once.
+    var attempts = 0
 
     init(request: HTTP2Request, completion: TransferCompletion, keptHeaders: [[UInt8]]? = nil) {
         self.request = request
@@ -64,4 +66,25 @@ let curlHeaderCallback: lg_curl_data_callback = { data, size, count, userdata in
         transfer.receiveHeaderLine(UnsafeBufferPointer(start: $0, count: length))
     }
     return length
+}
+
+/// libcurl's pre-request callback (`CURLOPT_PREREQFUNCTION`), called each time it is about to send the
+/// request, on a new or reused connection: the first time goes ahead, any later one is refused, and
+/// the transfer ends with `CURLE_ABORTED_BY_CALLBACK` instead (`HTTP2TransportError.Code.lostAfterSending`).
+///
+/// libcurl (7.88, and later versions alike) sends a request again on its own (`Curl_retry_request`)
+/// when it was on a connection libcurl reused and not one byte of answer came before the connection
+/// failed (a TCP reset, or the stream closed by a GOAWAY or REFUSED_STREAM); it rewinds a body it had
+/// already sent to do so, and tells the caller nothing. For a push that is a second copy on the device
+/// whenever the server had already accepted the first: a connection reset after APNs took the push,
+/// or a server that drops a busy connection with a GOAWAY that names no stream as processed (NIO, when
+/// libcurl 7.88's resets after every answer look like an attack to it: see `CurlHTTP2Client`). libcurl
+/// has no option to turn the retry off; this callback, called again for the new attempt, stops it.
+/// It also stops a retry that would have been safe (nothing of the request had gone out): that one too
+/// comes back as `lostAfterSending`, for the caller to send again, knowingly.
+let curlPrereqCallback: lg_curl_prereq_callback = { userdata, _, _, _, _ in
+    guard let userdata else { return CURL_PREREQFUNC_OK }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    transfer.attempts += 1
+    return transfer.attempts == 1 ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
 }

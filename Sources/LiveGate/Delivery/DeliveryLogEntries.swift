@@ -31,6 +31,9 @@ enum DeliveryLogEntries {
             entry.apnsStatus = status
             entry.apnsReason = reason?.rawValue
             entry.message = "APNs did not accept the push after \(attempts) tries (last: \(status)\(reason.map { " \($0)" } ?? ""))."
+        case .gaveUp(let attempts, .unreachable(let error)) where error.code == .lostAfterSending:
+            entry.message = "APNs's answer was lost after \(attempts) tries (last: \(error.code.rawValue): \(error.message)); "
+                + "the connection broke after the push went out, so the device may have received it."
         case .gaveUp(let attempts, .unreachable(let error)):
             entry.message = "APNs could not be reached after \(attempts) tries (last: \(error.code.rawValue): \(error.message))."
         case .credentialRejected(let reason):

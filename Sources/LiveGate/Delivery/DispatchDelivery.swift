@@ -148,8 +148,9 @@ struct DispatchDelivery: Sendable {
         return nil
     }
 
-    /// Sends a page in chunks, all at once (the in-flight limit paces them), and tallies the answers.
-    /// A chunk is one batch for the HTTP/2 client: one task and one wake-up for many pushes.
+    /// Sends a page in batches, all at once (the in-flight limit paces them), and tallies the answers.
+    /// Pushes left unanswered while others got through are sent again before the page is tallied
+    /// (`resendUnanswered`).
     private func send(_ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination) async -> PageOutcome {
         var ids = APNsIDGenerator()
         let pushes = page.map { target in
@@ -157,21 +158,9 @@ struct DispatchDelivery: Sendable {
                 deviceToken: target.token, payload: dispatch.payload, priority: dispatch.priority,
                 expiresAt: dispatch.expiresAt, apnsID: ids.nextID())
         }
-        let chunk = settings.pushesPerBatch
-        let results = await withTaskGroup(
-            of: (Int, [(result: PushResult, retries: Int)?]).self,
-            returning: [(result: PushResult, retries: Int, push: LiveActivityPush)?].self
-        ) { group in
-            for start in stride(from: 0, to: pushes.count, by: chunk) {
-                let batch = Array(pushes[start..<min(start + chunk, pushes.count)])
-                group.addTask { (start, await sending.send(batch, to: destination, unless: stop)) }
-            }
-            var results = [(result: PushResult, retries: Int)?](repeating: nil, count: pushes.count)
-            for await (start, sent) in group {
-                for (offset, outcome) in sent.enumerated() { results[start + offset] = outcome }
-            }
-            return zip(results, pushes).map { result, push in result.map { ($0.result, $0.retries, push) } }
-        }
+        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination, unless: stop)
+        var results = zip(sent, pushes).map { result, push in result.map { (result: $0.result, retries: $0.retries, push: push) } }
+        await resendUnanswered(&results, of: dispatch, to: destination)
         return PageOutcome(page: page, results: results, dispatch: dispatch)
     }
 

@@ -18,6 +18,24 @@ struct PushSending: Sendable {
         }
     }
 
+    /// Sends `pushes` in batches of `size`, all at once (the in-flight limit paces them); each batch is
+    /// one task and one wake-up of the HTTP/2 client for many pushes. Results as `send` gives them.
+    func send(
+        _ pushes: [LiveActivityPush], inBatchesOf size: Int, to destination: APNsDestination, unless stop: DispatchStopFlag? = nil
+    ) async -> [(result: PushResult, retries: Int)?] {
+        await withTaskGroup(of: (Int, [(result: PushResult, retries: Int)?]).self) { group in
+            for start in stride(from: 0, to: pushes.count, by: size) {
+                let batch = Array(pushes[start..<min(start + size, pushes.count)])
+                group.addTask { (start, await send(batch, to: destination, unless: stop)) }
+            }
+            var results = [(result: PushResult, retries: Int)?](repeating: nil, count: pushes.count)
+            for await (start, sent) in group {
+                for (offset, outcome) in sent.enumerated() { results[start + offset] = outcome }
+            }
+            return results
+        }
+    }
+
     /// One push to a channel's subscribers, retried like a device's push.
     func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> (result: PushResult, retries: Int) {
         await withRetries(count: 1, unless: nil) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]!

@@ -139,6 +139,62 @@ struct APNsSimulatorTests {
         }
     }
 
+    /// The connection breaks after APNs accepted a push and before its answer came. The push is reported
+    /// unanswered, and it is not sent a second time behind the caller's back: libcurl on its own sends
+    /// such a request again on a fresh connection (it got no byte of answer on a connection it reused),
+    /// and the device would show it twice.
+    @Test func aPushWhoseAnswerIsLostIsNotSentAgain() async throws {
+        try await Self.withSimulator { simulator, app, sender, _ in
+            let opener = String(repeating: "1b", count: 32)
+            let lost = String(repeating: "2c", count: 32)
+            // A connection to reuse: libcurl sends a request again only when it was on a reused one.
+            #expect(await sender.send(Self.push(opener), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            simulator.setFault(.closeBeforeAnswer, for: lost)
+            let result = await sender.send(Self.push(lost), app: app)
+            guard case .unreachable(let error) = result else {
+                Issue.record("the push whose answer was lost came back \(result)")
+                return
+            }
+            #expect(error.code == .lostAfterSending)
+            #expect(simulator.received.map(\.deviceToken) == [opener, lost], "the lost push arrived once")
+            // The next push opens a new connection.
+            #expect(await sender.send(Self.push(opener), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+        }
+    }
+
+    /// Many pushes on one connection, answered after a little while so that many are in flight: each
+    /// arrives once and is answered 200. libcurl 7.88 resets every stream once it has a bodiless answer;
+    /// the simulator keeps such a client's connection rather than dropping it after 200 resets (NIO's
+    /// default) with a GOAWAY that called the pushes it had accepted unprocessed, which libcurl then
+    /// sent again (or, since the client stops that, which failed).
+    @Test func aBusyConnectionCarriesEachPushOnce() async throws {
+        try await Self.withSimulator(transport: .init(maximumConnectionsPerHost: 1)) { simulator, app, sender, _ in
+            let payload = Array(#"{"aps":{"timestamp":1685952000,"event":"update","content-state":{"n":1}}}"#.utf8)
+            let pushes = (1...600).map { index in
+                LiveActivityPush(
+                    deviceToken: PushToken(hex: String(format: "%064x", index))!, payload: payload, priority: .immediate,
+                    expiresAt: Date(timeIntervalSince1970: 1_685_995_200))
+            }
+            for push in pushes { simulator.setBehavior(.delay(milliseconds: 5), for: push.deviceToken.hex) }
+            let destination = try #require(app.destination)
+            // In batches of 50 at once, as delivery sends them: more than the connection's 100 streams.
+            let results = await withTaskGroup(of: [APNsSendResult].self) { group in
+                for start in stride(from: 0, to: pushes.count, by: 50) {
+                    group.addTask { await sender.send(Array(pushes[start..<start + 50]), to: destination) }
+                }
+                return await group.reduce(into: [APNsSendResult]()) { $0 += $1 }
+            }
+            let notDelivered = results.filter { result in
+                guard case .answered(let response) = result else { return true }
+                return response.status != 200
+            }
+            #expect(notDelivered.isEmpty, "\(notDelivered.count) not delivered, such as \(notDelivered.first.map { "\($0)" } ?? "")")
+            let ids = simulator.received.compactMap { $0.headers["apns-id"] }
+            #expect(ids.count == pushes.count, "each push arrived once")
+            #expect(Set(ids) == Set(pushes.map { $0.apnsID.uuidString.lowercased() }))
+        }
+    }
+
     /// Like APNs, the simulator lets a client open 500 streams on one connection.
     @Test func itAdvertisesFiveHundredStreams() async throws {
         try await Self.withSimulator { _, _, _, port in

@@ -47,6 +47,15 @@ struct PushResultTests {
         #expect(PushResult(.unreachable(timeout), attempt: 4, maximumAttempts: 4) == .gaveUp(attempts: 4, lastProblem: .unreachable(timeout)))
     }
 
+    /// The connection broke after the push went out (or the server refused its stream unprocessed, which
+    /// libcurl 7.88 reports the same): it is tried again, as its content is the same on the device either
+    /// way, until the tries run out.
+    @Test func aPushWhoseAnswerWasLostIsTriedAgain() {
+        let lost = HTTP2TransportError(.lostAfterSending, "the connection failed before the answer came")
+        #expect(PushResult(.unreachable(lost), attempt: 1, maximumAttempts: 4) == nil)
+        #expect(PushResult(.unreachable(lost), attempt: 4, maximumAttempts: 4) == .gaveUp(attempts: 4, lastProblem: .unreachable(lost)))
+    }
+
     @Test func aKeyThatCannotSignIsACredentialProblemAtOnce() {
         let error = APNsKeyError.unusablePEM(notP256: true, isPrivate: true)
         #expect(PushResult(.unsignable(error), attempt: 1, maximumAttempts: 4) == .credentialUnusable)

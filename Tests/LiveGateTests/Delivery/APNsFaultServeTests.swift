@@ -1,0 +1,131 @@
+import APNsClient
+import APNsCore
+import Foundation
+import LiveGate
+import Testing
+import TestSupport
+
+/// `livegate serve` delivering a fan-out to `livegate apns-sim`, two processes over real sockets, while
+/// a script breaks APNs through the simulator's control API, as docs/operating/apns-faults.md shows.
+@Suite("livegate serve through APNs faults")
+struct APNsFaultServeTests {
+    static let devices = (0..<300).map { token(numbered: $0) }
+    /// The device whose answer is cut off after its 200 headers.
+    static let cutOff = token(numbered: 40)
+
+    /// Two streams reset after APNs took them, one answer cut off after its 200 headers, then, part-way,
+    /// every connection goes away and no handshake succeeds for 1.5 s. Once APNs is back every device
+    /// has the update, a second time only after a copy whose answer was lost; the dispatch resource
+    /// counts 300 sent, the metrics one 200 per device, and the activity log has nothing.
+    @Test func aFanOutThroughResetsGoAwaysAndAnOutageServesEveryDevice() async throws {
+        let keys = try await TestKeyPair.make()
+        defer { keys.remove() }
+        let certificate = keys.folder.appendingPathComponent("apns-sim.pem").path
+        let (simulator, simulatorPort) = try await Self.startSimulator(keys: keys, certificate: certificate)
+        defer { simulator.stop() }
+        let control = SimulatorControlClient(port: simulatorPort, caFile: certificate)
+        let failure: (any Error)?
+        do {
+            try await Self.fanOut(control: control, keys: keys, certificate: certificate, simulatorPort: simulatorPort)
+            failure = nil
+        } catch {
+            failure = error
+        }
+        await control.shutdown()
+        if let failure { throw failure }
+    }
+
+    static func fanOut(control: SimulatorControlClient, keys: TestKeyPair, certificate: String, simulatorPort: Int) async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant(
+                bundleID: APNsSimulatorTests.bundleID, endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(simulatorPort)")!,
+                credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
+            try await database.insertActivityTokens(devices, app: tenant.app, activityID: "final")
+            // Answers after 10 ms keep streams in flight when the faults strike.
+            for device in devices {
+                #expect(try await control.request("PUT", "/_sim/tokens/\(device)", body: #"{"delay_ms":10}"#).status == 200)
+            }
+            #expect(try await control.request("PUT", "/_sim/faults/streams", body: #"{"every":70,"fault":"reset_stream","error_code":"INTERNAL_ERROR","times":2}"#).status == 200)
+            #expect(try await control.request("PUT", "/_sim/faults/tokens/\(Self.cutOff)", body: #"{"fault":"close_after_headers"}"#).status == 200)
+            let gateway = try await DeliveryCrashTests.startGateway(
+                environment: LiveGateBinary.environment(
+                    databaseURL: database.connectionString,
+                    ["LIVEGATE_APNS_CA_FILE": certificate, "LIVEGATE_DELIVERY_PAGE_SIZE": "100", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "64"]))
+            defer { gateway.process.stop() }
+            let base = "http://127.0.0.1:\(gateway.port)"
+            let auth = ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"]
+            let before = try await PrometheusScrape.scrape("\(base)/metrics")
+
+            let accepted = try await CurlHTTPClient.request(
+                "POST", base + "/messages/live_activity/update", headers: auth,
+                body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"final","content_state":{"home":2,"away":1}}"#.utf8))
+            #expect(accepted.status == 201, "\(accepted.text)")
+            let id = try #require(accepted.json?["dispatch_id"] as? String)
+
+            try await DeliveryCrashTests.waitUntil("the fan-out is under way") { try await control.pushes().count >= 20 }
+            #expect(try await control.request("PUT", "/_sim/faults/tls", body: #"{"for_ms":1500}"#).status == 200)
+            // Each of the gateway's connections (at most 4) goes away after its next push.
+            #expect(try await control.request("PUT", "/_sim/faults/goaway", body: #"{"after_streams":1,"connections":4}"#).status == 200)
+
+            try await DeliveryCrashTests.waitUntil("the dispatch is done", timeout: .seconds(90)) {
+                let resource = try await CurlHTTPClient.request("GET", base + "/messages/live_activity/dispatches/\(id)", headers: auth)
+                return resource.json?["status"] as? String == "done"
+            }
+            let resource = try await CurlHTTPClient.request("GET", base + "/messages/live_activity/dispatches/\(id)", headers: auth)
+            let counts = try #require(resource.json?["devices"] as? [String: Any])
+            #expect(counts["sent"] as? Int == devices.count, "\(resource.text)")
+            #expect(counts["failed"] as? Int == 0 && counts["removed"] as? Int == 0, "\(resource.text)")
+            let retried = try #require(counts["retried"] as? Int)
+            #expect(retried >= 2, "\(resource.text)")
+
+            let faults = try await control.request("GET", "/_sim/faults")
+            #expect(faults.text.contains(#""streams":null,"#) && faults.text.contains(#""tls":null,"#), "the faults are over: \(faults.text)")
+            #expect(!faults.text.contains(#""tls_refused":0,"#) && faults.text.contains(#""streams_reset":2,"#), "\(faults.text)")
+            let report = try #require((try JSONSerialization.jsonObject(with: Data(faults.body)) as? [String: Any])?["report"] as? [String: Any])
+            let closed = Set(try #require(report["closed_connections"] as? [Int]))
+            #expect(closed.count == 1)
+
+            // Every device has the update; one has it again only after a copy whose answer may have been
+            // lost (reset, or on the connection closed), never after one answered 200 (the cut-off 200).
+            let pushes = try await control.pushes()
+            let copies = Dictionary(grouping: pushes) { $0["device_token"] as? String ?? "" }
+            #expect(Set(copies.keys) == Set(devices))
+            #expect(copies[Self.cutOff]?.count == 1)
+            for (device, copies) in copies {
+                let unexplained = copies.dropLast().filter { copy in
+                    let fault = (copy["fault"] as? [String: String])?["fault"]
+                    return fault != "reset_stream" && (fault == "close_after_headers" || !closed.contains(copy["connection"] as? Int ?? 0))
+                }
+                #expect(unexplained.isEmpty, "\(device.suffix(8)) arrived \(copies.count) times: \(copies)")
+            }
+            #expect(pushes.filter { $0["fault"] as? [String: String] == ["fault": "reset_stream", "error_code": "INTERNAL_ERROR"] }.count == 2)
+
+            // The gateway saw one 200 per device (the cut-off one included), and no answer on every try it retried.
+            let after = try await PrometheusScrape.scrape("\(base)/metrics")
+            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: before) == Double(devices.count))
+            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: before) == Double(retried))
+
+            let log = try await CurlHTTPClient.request("GET", base + "/message_activity_log", headers: auth)
+            #expect(log.status == 200)
+            #expect((log.json?["entries"] as? [Any])?.isEmpty == true, "\(log.text)")
+        }
+    }
+
+    /// `livegate apns-sim --tls` on a free port, its certificate written to `certificate`.
+    static func startSimulator(keys: TestKeyPair, certificate: String) async throws -> (BackgroundProcess, Int) {
+        for _ in 0..<3 {
+            let port = LiveGateBinary.freePort()
+            let process = try BackgroundProcess(
+                LiveGateBinary.path,
+                ["apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificate,
+                 "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8"])
+            if (try? await BackgroundProcess.waitForPort(port)) != nil,
+                await APNsSimulatorTLSCommandTests.isSimulator(port: port, caFile: certificate)
+            {
+                return (process, port)
+            }
+            process.stop()
+        }
+        throw Subprocess.Failure(description: "livegate apns-sim did not start")
+    }
+}
