@@ -11,37 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/postgres.sh
+source scripts/lib/embedded-run.sh
 
-work=$(mktemp -d /tmp/livegate-contract.XXXXXX)
-chmod 755 "$work"
-port=$(free_port)
-pg_port=$(free_port)
-sim_port=$(free_port)
-log="$work/run.log"
-LIVEGATE_DATA_DIR="$work/data" LIVEGATE_PORT="$port" LIVEGATE_PG_PORT="$pg_port" LIVEGATE_APNS_SIM_PORT="$sim_port" \
-    setsid scripts/run.sh >"$log" 2>&1 &
-run_pid=$!
-
-finish() {
-    kill -INT -- "-$run_pid" 2>/dev/null || true
-    for _ in $(seq 1 60); do kill -0 "$run_pid" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL -- "-$run_pid" 2>/dev/null || true
-    pg_stop "$work/data/postgres"
-    rm -rf "$work"
-}
-trap finish EXIT
-
-fail() {
-    echo "contract-test: FAILED: $1" >&2
-    sed 's/^/  run.sh| /' "$log" >&2
-    exit 1
-}
-
-for _ in $(seq 1 600); do
-    if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
-    kill -0 "$run_pid" 2>/dev/null || fail "run.sh exited before serving"
-    sleep 0.5
-done
+embedded_run_start contract-test
+embedded_run_serving
 app_id=$(sed -n 's/^  app_id: *//p' "$log")
 workspace=$(sed -n 's/^  workspace: *//p' "$log")
 [ -n "$app_id" ] && [ -n "$workspace" ] || fail "run.sh printed no app_id or workspace"

@@ -5,38 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/postgres.sh
+source scripts/lib/embedded-run.sh
 
-work=$(mktemp -d /tmp/livegate-smoke.XXXXXX)
-chmod 755 "$work"
-port=$(free_port)
-pg_port=$(free_port)
-log="$work/run.log"
-
-sim_port=$(free_port)
-LIVEGATE_DATA_DIR="$work/data" LIVEGATE_PORT="$port" LIVEGATE_PG_PORT="$pg_port" LIVEGATE_APNS_SIM_PORT="$sim_port" \
-    setsid scripts/run.sh >"$log" 2>&1 &
-run_pid=$!
-
-finish() {
-    kill -INT -- "-$run_pid" 2>/dev/null || true
-    for _ in $(seq 1 60); do kill -0 "$run_pid" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL -- "-$run_pid" 2>/dev/null || true
-    pg_stop "$work/data/postgres"
-    rm -rf "$work"
-}
-trap finish EXIT
-
-fail() {
-    echo "smoke-run: FAILED: $1" >&2
-    sed 's/^/  run.sh| /' "$log" >&2
-    exit 1
-}
-
-for _ in $(seq 1 600); do
-    if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
-    kill -0 "$run_pid" 2>/dev/null || fail "run.sh exited before serving"
-    sleep 0.5
-done
+embedded_run_start smoke-run
+embedded_run_serving
 health=$(curl -sS "http://127.0.0.1:$port/healthz") || fail "/healthz did not answer"
 [ "$health" = '{"database":"ok","status":"ok"}' ] || [ "$health" = '{"status":"ok","database":"ok"}' ] || fail "/healthz said $health"
 

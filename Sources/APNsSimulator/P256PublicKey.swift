@@ -47,19 +47,11 @@ public final class P256PublicKey: @unchecked Sendable {
         return verified
     }
 
+    /// JOSE's r‖s as the DER OpenSSL verifies (the shim's conversion, shared with SDK authentication).
     static func derSignature(fromRaw raw: [UInt8]) -> [UInt8]? {
-        guard let signature = ECDSA_SIG_new() else { return nil }
-        defer { ECDSA_SIG_free(signature) }
-        let r = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, 32, nil) }
-        let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
-        // set0 takes ownership of r and s on success; on failure they are still ours.
-        guard let r, let s, ECDSA_SIG_set0(signature, r, s) == 1 else {
-            BN_free(r)
-            BN_free(s)
-            return nil
-        }
+        guard raw.count == 64 else { return nil }
         var output: UnsafeMutablePointer<UInt8>?
-        let length = i2d_ECDSA_SIG(signature, &output)
+        let length = raw.withUnsafeBufferPointer { lg_ecdsa_p256_der_from_raw($0.baseAddress, &output) }
         guard length > 0, let output else { return nil }
         defer { CRYPTO_free(output, "P256PublicKey.swift", 0) }
         return Array(UnsafeBufferPointer(start: output, count: Int(length)))

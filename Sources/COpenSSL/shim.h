@@ -14,6 +14,26 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+/* JOSE writes an ES256 signature as the 64 bytes r||s (RFC 7518 3.4); OpenSSL verifies the DER
+   ECDSA-Sig-Value. Returns the DER's length with *der set (free it with OPENSSL_free), or 0. r and s
+   belong to the ECDSA_SIG once set0 succeeds; before that they are freed here. */
+static inline int lg_ecdsa_p256_der_from_raw(const unsigned char *raw, unsigned char **der) {
+    ECDSA_SIG *signature = ECDSA_SIG_new();
+    if (signature == NULL) return 0;
+    BIGNUM *r = BN_bin2bn(raw, 32, NULL);
+    BIGNUM *s = BN_bin2bn(raw + 32, 32, NULL);
+    if (r == NULL || s == NULL || ECDSA_SIG_set0(signature, r, s) != 1) {
+        BN_free(r);
+        BN_free(s);
+        ECDSA_SIG_free(signature);
+        return 0;
+    }
+    *der = NULL;
+    int length = i2d_ECDSA_SIG(signature, der);
+    ECDSA_SIG_free(signature);
+    return length > 0 ? length : 0;
+}
+
 /* BIO_new_mem_buf takes a const void *; a named shim keeps the Swift call sites free of casts. */
 static inline BIO *lg_bio_from_bytes(const void *bytes, int length) {
     return BIO_new_mem_buf(bytes, length);
