@@ -177,7 +177,8 @@ public final class APNsSimulator: Sendable {
                             deviceToken: token, headers: headers, payload: body, receivedAt: now, connection: connection,
                             stream: stream, fault: fault))
                 }
-                logger.info(
+                // Per push: debug, as a library logs (at info it cost the simulator its throughput).
+                logger.debug(
                     fault == nil ? "push accepted" : "push met a fault",
                     metadata: [
                         "token": "…\(token.suffix(8))", "apns_id": "\(apnsID)", "bytes": "\(body.count)",
