@@ -21,10 +21,18 @@ public final class APNsSimulator: Sendable {
         /// By bundle id: how its channel management and broadcast requests are answered.
         var appBehaviors: [String: SimulatedBehavior] = [:]
         var faults = SimulatedFaults()
+        /// How long after its request arrived every push is answered (`SimulatorConfiguration.latency`).
+        var latency: TimeAmount
+        /// What new connections advertise as SETTINGS_MAX_CONCURRENT_STREAMS.
+        var maximumConcurrentStreams: Int
     }
 
     public let configuration: SimulatorConfiguration
-    let state = NIOLockedValueBox(State())
+    let state: NIOLockedValueBox<State>
+    /// Open connections and their streams, to lower the stream limit on them (`setMaximumConcurrentStreams`).
+    let streamLimits = StreamLimits()
+    /// Provider tokens already checked, by their text: a signature is verified once per token, not per push.
+    let verifiedTokens = NIOLockedValueBox(ProviderTokenVerdicts())
     private let group: MultiThreadedEventLoopGroup
     private let channel = NIOLockedValueBox<(any Channel)?>(nil)
     /// The simulator's clock; tests move it to make tokens look old.
@@ -36,6 +44,10 @@ public final class APNsSimulator: Sendable {
         logger: Logger = Logger(label: "livegate.apns-sim")
     ) {
         self.configuration = configuration
+        self.state = NIOLockedValueBox(
+            State(
+                latency: .nanoseconds(Int64((configuration.latency / .nanoseconds(1)).rounded())),
+                maximumConcurrentStreams: configuration.maximumConcurrentStreams))
         self.clock = clock
         self.logger = logger
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -44,17 +56,16 @@ public final class APNsSimulator: Sendable {
     /// Starts listening; returns the port (useful with port 0).
     public func start() async throws -> Int {
         let sslContext = try configuration.tls?.makeContext()
-        let maximumStreams = configuration.maximumConcurrentStreams
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let (number, refused) = state.withLockedValue { state in
+                    let (number, refused, maximumStreams) = state.withLockedValue { state in
                         state.faults.report.connections += 1
-                        return (state.faults.report.connections, state.faults.refusesTLS(now: .now))
+                        return (state.faults.report.connections, state.faults.refusesTLS(now: .now), state.maximumConcurrentStreams)
                     }
-                    try channel.pipeline.syncOperations.addHandler(SimulatedConnection(number: number))
+                    try channel.pipeline.syncOperations.addHandler(SimulatedConnection(number: number, limits: streamLimits))
                     if refused {
                         logger.info("TLS refused", metadata: ["connection": "\(number)"])
                         try channel.pipeline.syncOperations.addHandler(TLSRefusalHandler(tls: sslContext != nil))
@@ -77,6 +88,8 @@ public final class APNsSimulator: Sendable {
                             ])
                         }
                     }
+                    try channel.pipeline.syncOperations.addHandler(SettingsAcknowledgementWatcher(limits: streamLimits, number: number))
+                    streamLimits.register(number, channel: channel, limit: maximumStreams)
                 }
             }
         let bound = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
@@ -143,9 +156,10 @@ public final class APNsSimulator: Sendable {
         }
         let apnsID = headers["apns-id"] ?? UUID().uuidString.lowercased()
         let now = clock()
-        switch PushCheck.check(
-            method: method, path: path, headers: headers, body: body, keys: configuration.providerKeys, now: now)
-        {
+        let verify: (String?) -> String? = { [configuration, verifiedTokens] authorization in
+            verifiedTokens.withLockedValue { $0.problem(with: authorization, keys: configuration.providerKeys, now: now) }
+        }
+        switch PushCheck.check(method: method, path: path, headers: headers, body: body, now: now, providerToken: verify) {
         case .rejected(let status, let reason):
             logger.info("push refused", metadata: ["status": "\(status)", "reason": "\(reason)", "path": "\(path.prefix(120))"])
             return reject(status: status, reason: reason, apnsID: apnsID)
@@ -163,7 +177,8 @@ public final class APNsSimulator: Sendable {
                             deviceToken: token, headers: headers, payload: body, receivedAt: now, connection: connection,
                             stream: stream, fault: fault))
                 }
-                logger.info(
+                // Per push: debug, as a library logs (at info it cost the simulator its throughput).
+                logger.debug(
                     fault == nil ? "push accepted" : "push met a fault",
                     metadata: [
                         "token": "…\(token.suffix(8))", "apns_id": "\(apnsID)", "bytes": "\(body.count)",

@@ -9,15 +9,15 @@ enum PushCheck {
     }
 
     static func check(
-        method: String, path: String, headers: [String: String], body: [UInt8],
-        keys: [String: SimulatorConfiguration.ProviderKey], now: Date
+        method: String, path: String, headers: [String: String], body: [UInt8], now: Date,
+        providerToken: (String?) -> String?
     ) -> Verdict {
         guard method == "POST" else { return .rejected(status: 405, reason: "MethodNotAllowed") }
         let prefix = "/3/device/"
         guard path.hasPrefix(prefix) else { return .rejected(status: 404, reason: "BadPath") }
         let token = String(path.dropFirst(prefix.count))
         guard PushToken(hex: token) != nil else { return .rejected(status: 400, reason: "BadDeviceToken") }
-        if let problem = checkProviderToken(headers["authorization"], keys: keys, now: now) {
+        if let problem = providerToken(headers["authorization"]) {
             return .rejected(status: 403, reason: problem)
         }
         guard headers["apns-push-type"] == "liveactivity" else { return .rejected(status: 400, reason: "InvalidPushType") }
@@ -52,7 +52,21 @@ enum PushCheck {
     static func checkProviderToken(
         _ authorization: String?, keys: [String: SimulatorConfiguration.ProviderKey], now: Date
     ) -> String? {
-        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return "MissingProviderToken" }
+        switch signedAt(authorization, keys: keys) {
+        case .failure(let problem): problem.reason
+        case .success(let issuedAt): checkAge(issuedAt: issuedAt, now: now)
+        }
+    }
+
+    struct TokenProblem: Error {
+        let reason: String
+    }
+
+    /// When a well-formed JWT signed by a known key was issued (`iat`), or why it is not one.
+    static func signedAt(
+        _ authorization: String?, keys: [String: SimulatorConfiguration.ProviderKey]
+    ) -> Result<Int64, TokenProblem> {
+        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return .failure(.init(reason: "MissingProviderToken")) }
         let jwt = authorization.dropFirst("bearer ".count)
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let claimBytes = Base64URL.decode(parts[1]),
@@ -61,7 +75,12 @@ enum PushCheck {
             header["alg"]?.stringValue == "ES256", let keyID = header["kid"]?.stringValue, let key = keys[keyID],
             claims["iss"]?.stringValue == key.teamID, let issuedAt = claims["iat"]?.numberLexeme.flatMap({ Int64($0) }),
             key.publicKey.verify(signature: signature, of: Array("\(parts[0]).\(parts[1])".utf8))
-        else { return "InvalidProviderToken" }
+        else { return .failure(.init(reason: "InvalidProviderToken")) }
+        return .success(issuedAt)
+    }
+
+    /// APNs takes a token for an hour after it was issued, and not one issued in the future.
+    static func checkAge(issuedAt: Int64, now: Date) -> String? {
         let age = now.timeIntervalSince1970 - Double(issuedAt)
         if age > 3600 { return "ExpiredProviderToken" }
         if age < -60 { return "InvalidProviderToken" }

@@ -24,8 +24,11 @@ final class SimulatedConnection: ChannelInboundHandler {
     /// The last stream id the GOAWAY named, once it was sent.
     private var lastStreamID: Int?
 
-    init(number: Int) {
+    private let limits: StreamLimits?
+
+    init(number: Int, limits: StreamLimits? = nil) {
         self.number = number
+        self.limits = limits
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -42,11 +45,11 @@ final class SimulatedConnection: ChannelInboundHandler {
     }
 
     func streamOpened(_ id: Int) {
-        open.insert(id)
+        if open.insert(id).inserted { limits?.streamOpened(on: number) }
     }
 
     func streamClosed(_ id: Int) {
-        open.remove(id)
+        if open.remove(id) != nil { limits?.streamClosed(on: number) }
         closeIfAnswered()
     }
 

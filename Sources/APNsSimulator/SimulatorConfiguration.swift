@@ -19,8 +19,12 @@ public struct SimulatorConfiguration: Sendable {
     public var tls: SimulatorTLS?
     /// By key id (the JWT's `kid`).
     public var providerKeys: [String: ProviderKey]
-    /// SETTINGS_MAX_CONCURRENT_STREAMS, as APNs advertises it.
+    /// SETTINGS_MAX_CONCURRENT_STREAMS, as APNs advertises it (500 to 1,000); changeable at run time
+    /// (`APNsSimulator.setMaximumConcurrentStreams`).
     public var maximumConcurrentStreams: Int
+    /// How long after a request arrived its answer goes out, as a network round trip to APNs would
+    /// take; other streams are not held up meanwhile. Changeable at run time (`APNsSimulator.setLatency`).
+    public var latency: Duration
     /// Broadcast channels one bundle id may have (APNs: 10,000 per environment); creating another is
     /// answered `CannotCreateChannelConfig`. Small in tests, to reach it.
     public var maximumChannelsPerApp: Int
@@ -28,8 +32,9 @@ public struct SimulatorConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls: SimulatorTLS? = nil,
         providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500,
-        maximumChannelsPerApp: Int = 10_000
+        maximumChannelsPerApp: Int = 10_000, latency: Duration = .zero
     ) {
+        self.latency = latency
         self.host = host
         self.port = port
         self.tls = tls
@@ -41,11 +46,12 @@ public struct SimulatorConfiguration: Sendable {
     /// TLS with a certificate and key from PEM files, given as a pair.
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls files: (certificateFile: String, privateKeyFile: String),
-        providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500, maximumChannelsPerApp: Int = 10_000
+        providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500, maximumChannelsPerApp: Int = 10_000,
+        latency: Duration = .zero
     ) {
         self.init(
             host: host, port: port, tls: SimulatorTLS.files(certificateFile: files.certificateFile, privateKeyFile: files.privateKeyFile),
             providerKeys: providerKeys, maximumConcurrentStreams: maximumConcurrentStreams,
-            maximumChannelsPerApp: maximumChannelsPerApp)
+            maximumChannelsPerApp: maximumChannelsPerApp, latency: latency)
     }
 }

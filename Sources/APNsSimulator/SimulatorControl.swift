@@ -1,5 +1,6 @@
 import APNsCore
 import Logging
+import NIOCore
 
 /// The simulator's own control API, for tests and scripts that run it as a separate process. It is
 /// not part of APNs. It lives under `/_sim/`, a path APNs never serves (APNs answers anything but
@@ -14,6 +15,10 @@ import Logging
 ///   delete it through the management API, as an app would).
 /// - `PUT /_sim/apps/<bundle id>` with the same bodies as `/_sim/tokens/<hex>`: how that app's channel
 ///   management and broadcast requests are answered; `DELETE /_sim/apps/<bundle id>` restores them.
+/// - `GET /_sim/settings`: latency, stream limit, and each connection's streams (open now, and the most
+///   open at once since the client acknowledged the limit in force); `PUT /_sim/settings` with
+///   `{"latency_ms":50}`, `{"max_streams":10}` or both changes them at once (a lower limit reaches open
+///   connections in a SETTINGS frame).
 /// - `/_sim/faults…`: streams reset, connections closed, GOAWAY, TLS refused (`SimulatorControl+Faults.swift`).
 ///   Control requests themselves are never faulted (a new connection's TLS refusal aside).
 enum SimulatorControl {
@@ -46,6 +51,7 @@ enum SimulatorControl {
             guard method == "GET" else { return problem(405, "\(route) takes GET") }
             return json(200, simulator.channelsJSON)
         }
+        if route == "/_sim/settings" { return settings(method: method, body: body, simulator: simulator) }
         if let answer = faults(method: method, route: route, body: body, simulator: simulator) { return answer }
         let apps = "/_sim/apps/"
         if route.hasPrefix(apps), !route.dropFirst(apps.count).contains("/"), route.count > apps.count {
@@ -64,7 +70,28 @@ enum SimulatorControl {
                 simulator.logger.info("token behavior set", metadata: ["token": "\(token.masked)", "behavior": "\(behavior.map { "\($0)" } ?? "none")"])
             }
         }
-        return problem(404, "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id> and /_sim/faults")
+        return problem(404, "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults")
+    }
+
+    /// GET shows the run-time settings; PUT changes those the body names.
+    private static func settings(method: String, body: [UInt8], simulator: APNsSimulator) -> APNsSimulator.Answer {
+        switch method {
+        case "GET": return json(200, simulator.settingsJSON)
+        case "PUT":
+            do throws(ControlRequestError) {
+                let body = try ControlBody(body, example: #"{"latency_ms":50,"max_streams":100}"#, known: ["latency_ms", "max_streams"])
+                let latency = try body.integer("latency_ms", in: 0...600_000)
+                // RFC 9113 allows 0; the simulator keeps at least one stream so that pushes can still go out.
+                let streams = try body.integer("max_streams", in: 1...Int(Int32.max))
+                guard latency != nil || streams != nil else { throw ControlRequestError("give latency_ms, max_streams or both") }
+                if let latency { simulator.setLatency(.milliseconds(Int64(latency))) }
+                if let streams { simulator.setMaximumConcurrentStreams(streams) }
+                return json(200, simulator.settingsJSON)
+            } catch {
+                return problem(400, error.description)
+            }
+        default: return problem(405, "/_sim/settings takes GET or PUT")
+        }
     }
 
     /// PUT sets the behavior the body describes, DELETE clears it (`set(nil)`).

@@ -14,6 +14,8 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     private var body: [UInt8] = []
     private var connection: SimulatedConnection?
     private var streamID = 0
+    /// When the request's headers came: its answer goes out the simulator's latency after that.
+    private var arrival = NIODeadline.now()
 
     init(simulator: APNsSimulator) {
         self.simulator = simulator
@@ -24,6 +26,7 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             body = []
+            arrival = .now()
             if connection == nil, let id = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) {
                 streamID = Int(id)
                 connection = SimulatedConnection.of(stream: context.channel)
@@ -41,13 +44,14 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
             }
             // The GOAWAY told the client this stream would not be processed: it is not.
             if connection?.isBeyondGoAway(streamID) == true { return }
-            let answer = simulator.answer(
+            var answer = simulator.answer(
                 method: head.method.rawValue, path: head.uri, headers: headers, body: body,
                 connection: connection?.number ?? 0, stream: streamID)
             if let connection {
                 connection.processedStream(streamID)
                 if simulator.goesAway(afterProcessing: connection.processed) { connection.goAway() }
             }
+            answer.delay = Self.delay(answer.delay, latency: simulator.latency, since: arrival)
             respond(answer, context: context)
         }
     }
@@ -82,6 +86,13 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
                 handler.write(answer, context: context)
             }
         }
+    }
+
+    /// A token's own delay comes on top of the latency, which counts from the request's arrival.
+    private static func delay(_ own: TimeAmount?, latency: TimeAmount, since arrival: NIODeadline) -> TimeAmount? {
+        guard latency > .zero else { return own }
+        let remaining = (arrival + latency) - .now() + (own ?? .zero)
+        return remaining > .zero ? remaining : own
     }
 
     private static func headers(of answer: APNsSimulator.Answer) -> HTTPHeaders {

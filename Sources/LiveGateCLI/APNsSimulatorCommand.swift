@@ -25,7 +25,9 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
             PUT/DELETE /_sim/faults/tokens/HEX with {"fault":"reset_stream","error_code":"REFUSED_STREAM"}, \
             {"fault":"close_before_answer"} or {"fault":"close_after_headers"} (and "times"); /_sim/faults/streams \
             with {"every":50,"fault":...}; /_sim/faults/goaway with {"after_streams":100,"connections":1}; \
-            /_sim/faults/tls with {"connections":3} or {"for_ms":2000}.
+            /_sim/faults/tls with {"connections":3} or {"for_ms":2000}. Latency and stream limit at run time: \
+            GET /_sim/settings (with each connection's streams), PUT /_sim/settings with {"latency_ms":50} \
+            and/or {"max_streams":10} (open connections get a SETTINGS frame).
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -41,6 +43,10 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
     var providerKeys: [String] = []
     @Option(help: "Broadcast channels one bundle id may have before creating another fails, as APNs's 10,000.")
     var channelLimit = 10_000
+    @Option(help: "Answer every request this many milliseconds after it arrived, as a network round trip to APNs takes; other streams are not held up.")
+    var latencyMs = 0
+    @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS to advertise: streams a client may have open on one connection (APNs: 500 to 1,000).")
+    var maxStreams = 500
 
     func run() async throws {
         var keys: [String: SimulatorConfiguration.ProviderKey] = [:]
@@ -56,7 +62,8 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
         defer { if let temporaryCertificate { try? FileManager.default.removeItem(atPath: temporaryCertificate) } }
         let simulator = APNsSimulator(
             configuration: SimulatorConfiguration(
-                host: host, port: port, tls: tls, providerKeys: keys, maximumChannelsPerApp: channelLimit), logger: logger)
+                host: host, port: port, tls: tls, providerKeys: keys, maximumConcurrentStreams: maxStreams,
+                maximumChannelsPerApp: channelLimit, latency: .milliseconds(latencyMs)), logger: logger)
         let group = ServiceGroup(
             configuration: .init(
                 services: [SimulatorService(simulator: simulator, logger: logger)],
@@ -83,6 +90,8 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
 
     func validate() throws {
         if channelLimit < 0 { throw ValidationError("--channel-limit cannot be negative") }
+        if !(0...600_000).contains(latencyMs) { throw ValidationError("--latency-ms takes 0 to 600000") }
+        if maxStreams < 1 || maxStreams > Int(Int32.max) { throw ValidationError("--max-streams takes 1 or more") }
         if tls, tlsCertificate != nil || tlsKey != nil {
             throw ValidationError("--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both")
         }

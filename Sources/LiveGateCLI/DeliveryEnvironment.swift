@@ -4,11 +4,14 @@ import LiveGate
 
 /// The delivery settings `livegate serve` reads from the environment (README's configuration reference).
 enum DeliveryEnvironment {
-    static func settings() throws -> DeliverySettings {
+    /// `transport`: the APNs connections, whose streams make the default in-flight limit.
+    static func settings(transport: HTTP2ClientConfiguration) throws -> DeliverySettings {
         var settings = DeliverySettings()
         settings.pageSize = try Settings.integer("LIVEGATE_DELIVERY_PAGE_SIZE", default: settings.pageSize, range: 1...10_000)
+        // At real network latency what limits delivery is how many pushes wait for APNs at once: by
+        // default as many as the connections' streams can carry.
         settings.maximumPushesInFlight = try Settings.integer(
-            "LIVEGATE_DELIVERY_MAX_IN_FLIGHT", default: settings.maximumPushesInFlight, range: 1...100_000)
+            "LIVEGATE_DELIVERY_MAX_IN_FLIGHT", default: min(100_000, transport.maximumTransfersInProgress), range: 1...100_000)
         settings.concurrentDispatches = try Settings.integer(
             "LIVEGATE_DELIVERY_CONCURRENT_DISPATCHES", default: settings.concurrentDispatches, range: 1...1_000)
         settings.lease = try Settings.duration("LIVEGATE_DELIVERY_LEASE_SECONDS", default: 60, range: 2...3600, unit: .seconds(1))
@@ -23,6 +26,10 @@ enum DeliveryEnvironment {
         var transport = HTTP2ClientConfiguration()
         transport.trustedCAFile = Settings.environment["LIVEGATE_APNS_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         transport.responseTimeout = try Settings.duration("LIVEGATE_APNS_TIMEOUT_SECONDS", default: 30, range: 1...600, unit: .seconds(1))
+        transport.maximumConnectionsPerHost = try Settings.integer(
+            "LIVEGATE_APNS_CONNECTIONS", default: transport.maximumConnectionsPerHost, range: 1...64)
+        transport.maximumStreamsPerConnection = try Settings.integer(
+            "LIVEGATE_APNS_MAX_STREAMS", default: transport.maximumStreamsPerConnection, range: 1...10_000)
         return transport
     }
 

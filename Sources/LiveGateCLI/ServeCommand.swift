@@ -58,13 +58,13 @@ struct ServeCommand: AsyncParsableCommand {
             await pool.close()
             throw error
         }
-        var delivery = try DeliveryEnvironment.settings()
+        let transport = try DeliveryEnvironment.transport()
+        var delivery = try DeliveryEnvironment.settings(transport: transport)
         delivery.appCacheTimeToLive = lookupCacheTimeToLive
         delivery.supersedes = supersedes
         delivery.channelRetention = configuration.channelRetention
         let doorbell = DeliveryDoorbell()
         let stops = DispatchStopSignals()
-        let transport = try DeliveryEnvironment.transport()
         // One provider token per key for pushes, broadcasts and channel management: APNs refuses
         // tokens of one key that change too often.
         let providerTokens = ProviderTokenCache()

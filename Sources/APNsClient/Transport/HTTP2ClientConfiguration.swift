@@ -5,8 +5,12 @@ public struct HTTP2ClientConfiguration: Sendable {
     public var responseTimeout: Duration
     /// More connections to one host open only when the streams of the open ones are all in use.
     public var maximumConnectionsPerHost: Int
-    /// Streams used per connection (libcurl's default, and the least RFC 9113 asks a server to allow);
-    /// the server's SETTINGS_MAX_CONCURRENT_STREAMS still applies if lower. APNs allows about 500.
+    /// The most streams used per connection; fewer when the server's SETTINGS_MAX_CONCURRENT_STREAMS
+    /// says so, also when it lowers it mid-connection: libcurl 7.88 re-reads it from every SETTINGS frame
+    /// and gives a new request a connection only while its streams in use are below it (else the request
+    /// waits, `CURLOPT_PIPEWAIT`, for a stream to free up or another connection). APNs advertises 500 to
+    /// 1,000, and may lower it at any time. The default stays 100 (400 pushes in flight over 4
+    /// connections) until the latency benchmark (issue 14) shows what a higher one buys.
     public var maximumStreamsPerConnection: Int
     /// Requests handed to libcurl at once: what the connections can carry. Beyond it requests wait in
     /// the client's own queue, which costs nothing per request, where libcurl's pending list costs more

@@ -164,9 +164,9 @@ struct APNsSimulatorControlTests {
         ("GET", "/_sim/tokens/aabb", nil, 405, #"{"error":"/_sim/tokens/<hex> takes PUT or DELETE"}"#),
         ("POST", "/_sim/pushes", "{}", 405, #"{"error":"/_sim/pushes takes GET or DELETE"}"#),
         ("GET", "/_sim/nothing", nil, 404,
-         #"{"error":"no simulator endpoint GET /_sim/nothing: see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id> and /_sim/faults"}"#),
+         #"{"error":"no simulator endpoint GET /_sim/nothing: see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults"}"#),
         ("GET", "/_sim/tokens/aabb/cc", nil, 404,
-         #"{"error":"no simulator endpoint GET /_sim/tokens/aabb/cc: see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id> and /_sim/faults"}"#),
+         #"{"error":"no simulator endpoint GET /_sim/tokens/aabb/cc: see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults"}"#),
     ]
 
     @Test func badControlRequestsAreRefusedClearly() async throws {
