@@ -41,9 +41,9 @@ struct APNsFaultServeTests {
                 bundleID: APNsSimulatorTests.bundleID, endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(simulatorPort)")!,
                 credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
             try await database.insertActivityTokens(devices, app: tenant.app, activityID: "final")
-            // Answers after 10 ms keep streams in flight when the faults strike.
+            // Answers after 200 ms keep the fan-out under way (about a second) when the faults strike.
             for device in devices {
-                #expect(try await control.request("PUT", "/_sim/tokens/\(device)", body: #"{"delay_ms":10}"#).status == 200)
+                #expect(try await control.request("PUT", "/_sim/tokens/\(device)", body: #"{"delay_ms":200}"#).status == 200)
             }
             #expect(try await control.request("PUT", "/_sim/faults/streams", body: #"{"every":70,"fault":"reset_stream","error_code":"INTERNAL_ERROR","times":2}"#).status == 200)
             #expect(try await control.request("PUT", "/_sim/faults/tokens/\(Self.cutOff)", body: #"{"fault":"close_after_headers"}"#).status == 200)

@@ -69,7 +69,7 @@ struct CrashTakeoverTests {
     ) async throws {
         try await SimulatorFixture.with { fixture in
             let tokens = (0..<Self.devices).map { token(numbered: $0) }
-            for device in tokens { fixture.simulator.setBehavior(.delay(milliseconds: 100), for: device) }
+            for device in tokens { fixture.simulator.setBehavior(.delay(milliseconds: 400), for: device) }
             try await TestDatabase.with { database in
                 let tenant = try await database.makeTenant(
                     bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
