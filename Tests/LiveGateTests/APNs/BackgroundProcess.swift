@@ -24,6 +24,15 @@ final class BackgroundProcess: @unchecked Sendable {
         stop(signal: SIGTERM)
     }
 
+    /// Whether the process has ended by itself (reaped here, so `stop` has nothing left to do).
+    var hasExited: Bool {
+        guard !stopped else { return true }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+        stopped = true
+        return true
+    }
+
     /// Sends `signal` (SIGKILL for a crash) and reaps the process.
     func stop(signal: Int32) {
         guard !stopped else { return }

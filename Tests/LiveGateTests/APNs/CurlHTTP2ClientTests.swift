@@ -11,16 +11,24 @@ struct CurlHTTP2ClientTests {
     static func withEchoServer<Result>(
         tls: TestKeyPair.Certificate? = nil, _ body: (_ port: Int) async throws -> Result
     ) async throws -> Result {
-        let port = LiveGateBinary.freePort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-h2-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var arguments = ["--echo-upload", "-d", folder.path, String(port)]
-        if let tls { arguments += [tls.keyFile, tls.certificateFile] } else { arguments.insert("--no-tls", at: 0) }
-        let server = try BackgroundProcess(try await BackgroundProcess.locate("nghttpd"), arguments)
-        defer { server.stop() }
-        try await BackgroundProcess.waitForPort(port)
-        return try await body(port)
+        let nghttpd = try await BackgroundProcess.locate("nghttpd")
+        // The port is free when chosen, but another test's server may take it before nghttpd binds it;
+        // then nghttpd exits and the listener found is someone else's: choose another port.
+        for _ in 0..<5 {
+            let port = LiveGateBinary.freePort()
+            var arguments = ["--echo-upload", "-d", folder.path, String(port)]
+            if let tls { arguments += [tls.keyFile, tls.certificateFile] } else { arguments.insert("--no-tls", at: 0) }
+            let server = try BackgroundProcess(nghttpd, arguments)
+            defer { server.stop() }
+            try await BackgroundProcess.waitForPort(port)
+            try await Task.sleep(for: .milliseconds(300))
+            if server.hasExited { continue }
+            return try await body(port)
+        }
+        throw Subprocess.Failure(description: "nghttpd could not bind a port in five tries")
     }
 
     static func push(_ port: Int, scheme: String = "http", index: Int) -> HTTP2Request {
