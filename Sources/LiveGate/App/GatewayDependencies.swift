@@ -39,7 +39,7 @@ public struct GatewayDependencies: Sendable {
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter
         self.tokenTagRateLimiter =
-            tokenTagRateLimiter ?? RateLimiter(store: PostgresTokenTagQuotaStore(pool: pool), windowSeconds: 60)
+            tokenTagRateLimiter ?? RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .appMinutes), windowSeconds: 60)
         self.channels = channels
         self.channelManager = channelManager
         self.dispatchRecords = dispatchRecords

@@ -1,25 +1,43 @@
 import Foundation
 import PostgresClient
 
-/// Quota leases in `rate_limit_windows`: one round trip per lease, through `livegate_lease_quota`.
+/// Quota leases in a windows table: one round trip per lease, through its lease function. The message
+/// endpoints' hourly quota per workspace and `/push_token_tag`'s per-minute quota per app are the same
+/// mechanism over two tables (migrations 005 and 011).
 public struct PostgresQuotaStore: QuotaStore {
-    let pool: PostgresConnectionPool
+    /// Where one kind of quota is kept. The protocol's `workspaceID` is the quota's owner: `ownerColumn`.
+    public struct Windows: Sendable {
+        let table: String
+        let ownerColumn: String
+        let leaseFunction: String
 
-    public init(pool: PostgresConnectionPool) {
+        /// The workspaces' hourly quota for the message endpoints.
+        public static let workspaceHours = Windows(
+            table: "rate_limit_windows", ownerColumn: "workspace_id", leaseFunction: "livegate_lease_quota")
+        /// Each app's per-minute quota of `/push_token_tag` registrations.
+        public static let appMinutes = Windows(
+            table: "token_tag_rate_windows", ownerColumn: "app_id", leaseFunction: "livegate_lease_token_tag_quota")
+    }
+
+    let pool: PostgresConnectionPool
+    let windows: Windows
+
+    public init(pool: PostgresConnectionPool, windows: Windows = .workspaceHours) {
         self.pool = pool
+        self.windows = windows
     }
 
     public func lease(workspaceID: UUID, window: Date, wanted: Int, limit: Int) async throws -> QuotaLease {
         let row = try await pool.query(
-            "SELECT leased, window_total FROM livegate_lease_quota($1, $2, $3, $4)", [workspaceID, window, wanted, limit])[0]
+            "SELECT leased, window_total FROM \(windows.leaseFunction)($1, $2, $3, $4)", [workspaceID, window, wanted, limit])[0]
         return QuotaLease(leased: try row.require("leased"), windowTotal: try row.require("window_total"))
     }
 
     public func giveBack(workspaceID: UUID, window: Date, count: Int) async throws {
         try await pool.query(
             """
-            UPDATE rate_limit_windows SET granted = greatest(granted - $3, 0)
-            WHERE workspace_id = $1 AND window_start = $2
+            UPDATE \(windows.table) SET granted = greatest(granted - $3, 0)
+            WHERE \(windows.ownerColumn) = $1 AND window_start = $2
             """, [workspaceID, window, count])
     }
 }

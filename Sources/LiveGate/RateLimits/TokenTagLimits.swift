@@ -28,7 +28,7 @@ public struct TokenTagLimits: Sendable {
     private let apps: RateLimiter
 
     /// `apps` leases each app's minute quota (`RateLimiter` with 60-second windows over
-    /// `PostgresTokenTagQuotaStore`); it is not asked when `perApp` is 0.
+    /// `PostgresQuotaStore` over `.appMinutes`); it is not asked when `perApp` is 0.
     public init(settings: Settings, apps: RateLimiter) {
         self.settings = settings
         self.addresses = settings.perAddress > 0 ? AddressRateLimiter(limit: settings.perAddress) : nil

@@ -213,7 +213,7 @@ struct TokenTagWindowHousekeepingTests {
     @Test func pastMinutesAreDeletedAfterAnHour() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
-            let store = PostgresTokenTagQuotaStore(pool: database.pool)
+            let store = PostgresQuotaStore(pool: database.pool, windows: .appMinutes)
             let now = Date()
             for minutesAgo in [0, 30, 120] {
                 _ = try await store.lease(
