@@ -19,7 +19,9 @@ struct CurlHTTP2ClientTests {
         // then nghttpd exits and the listener found is someone else's: choose another port.
         for _ in 0..<5 {
             let port = LiveGateBinary.freePort()
-            var arguments = ["--echo-upload", "-d", folder.path, String(port)]
+            // Bound to 127.0.0.1, where the client connects: left to getaddrinfo, nghttpd could bind
+            // another address family beside the server holding the port and stay up.
+            var arguments = ["--echo-upload", "--address=127.0.0.1", "-d", folder.path, String(port)]
             if let tls { arguments += [tls.keyFile, tls.certificateFile] } else { arguments.insert("--no-tls", at: 0) }
             let server = try BackgroundProcess(nghttpd, arguments)
             defer { server.stop() }
