@@ -38,6 +38,11 @@ if [ "$purpose" = "test" ] && ! python3 -c 'import braze.client' 2>/dev/null; th
     python3 -m pip install --quiet braze-client >&2
     python3 -m pip install --quiet 'tenacity>=8.2' >&2
 fi
+# aioapns, a Python APNs client people use, sends to the simulator in a test (and in bench/delivery's rtt
+# run): the simulator must answer what APNs answers such a client.
+if [ "$purpose" = "test" ] && ! python3 -c 'import aioapns' 2>/dev/null; then
+    python3 -m pip install --quiet 'aioapns>=4,<5' >&2
+fi
 # schemathesis checks every route against openapi.yaml (scripts/contract-test.sh).
 if [ "$purpose" = "test" ] && ! command -v schemathesis >/dev/null 2>&1; then
     python3 -m pip install --quiet 'schemathesis>=4,<5' >&2

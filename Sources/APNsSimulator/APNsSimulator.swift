@@ -85,7 +85,7 @@ public final class APNsSimulator: Sendable {
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandlers([
-                                HTTP2FramePayloadToHTTP1ServerCodec(), SimulatorStreamHandler(simulator: self),
+                                AuthorityFromHost(), HTTP2FramePayloadToHTTP1ServerCodec(), SimulatorStreamHandler(simulator: self),
                             ])
                         }
                     }

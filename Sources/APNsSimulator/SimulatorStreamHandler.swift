@@ -1,4 +1,5 @@
 import NIOCore
+import NIOHPACK
 import NIOHTTP1
 import NIOHTTP2
 
@@ -107,6 +108,16 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     }
 
     private func write(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
+        // APNs ends a bodiless answer (every 200) with its HEADERS frame; NIO's HTTP/1 codec would add an
+        // empty DATA frame, which some clients try to read as JSON (aioapns drops the connection).
+        if answer.body.isEmpty,
+            let codec = try? context.pipeline.syncOperations.context(handlerType: HTTP2FramePayloadToHTTP1ServerCodec.self)
+        {
+            var headers = HPACKHeaders([(":status", String(answer.status))])
+            for (name, value) in Self.headers(of: answer) { headers.add(name: name.lowercased(), value: value) }
+            codec.writeAndFlush(NIOAny(HTTP2Frame.FramePayload.headers(.init(headers: headers, endStream: true))), promise: nil)
+            return
+        }
         let status = HTTPResponseStatus(statusCode: answer.status)
         let head = HTTPResponseHead(version: .http2, status: status, headers: Self.headers(of: answer))
         context.write(wrapOutboundOut(.head(head)), promise: nil)

@@ -4,11 +4,17 @@
 # posting the same payload 10,000 times to the same HTTP/2 receiver (nghttpd --echo-upload) in the same
 # run: what this machine can carry. Prints a table row per receiver; figures go to docs/benchmarks.md.
 #
-#   bench/delivery/run.sh [rounds, default 3] [receivers, default "tls"; "tls h2c" adds cleartext h2c]
+#   bench/delivery/run.sh [rounds, default 3] [receivers, default "tls"; any of "tls h2c rtt"]
 #
 # tls: nghttpd with a self-signed P-256 certificate, the gateway on https:// (h2 by ALPN, connections
 # reused and multiplexed, as with APNs). h2c: nghttpd --no-tls, the gateway on http://, where it opens
 # one connection per push (libcurl 7.88 cannot reuse an h2c connection), so it only shows that cost.
+# rtt: APNs at a network round trip: `livegate apns-sim --tls --latency-ms ${LIVEGATE_BENCH_RTT_MS:-50}`
+# advertising ${LIVEGATE_BENCH_SIM_STREAMS:-1000} streams per connection (APNs: 500 to 1,000), checking
+# provider tokens as APNs does. Its baseline is h2load with the gateway's connections and streams
+# (LIVEGATE_APNS_CONNECTIONS, LIVEGATE_APNS_MAX_STREAMS, the server's limit if lower) and a real provider
+# token (`livegate provider-token`); its peer row is aioapns (PyPI, bench/delivery/aioapns_peer.py) sending
+# the same pushes to the same simulator.
 # As root, nghttpd gets a private tmpfs on /tmp (see start_receiver below).
 #
 # Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH, if set, is passed as --scratch-path), starts
@@ -26,11 +32,22 @@ rounds="${1:-3}"
 receivers="${2:-tls}"
 tokens="${LIVEGATE_BENCH_TOKENS:-10000}"
 shapes=("-c 1 -m 100" "-c 4 -m 100" "-c 4 -m 250")
-wait_limit_seconds=120
+# Generous: a run that fails should say so, not hang; a million pushes at a few thousand a second fit.
+wait_limit_seconds=$((120 + tokens / 250))
+rtt_ms="${LIVEGATE_BENCH_RTT_MS:-50}"
+sim_streams="${LIVEGATE_BENCH_SIM_STREAMS:-1000}"
+# The gateway's APNs connections and streams per connection (its own defaults unless set), which the rtt
+# baseline copies.
+export LIVEGATE_APNS_CONNECTIONS="${LIVEGATE_APNS_CONNECTIONS:-4}"
+export LIVEGATE_APNS_MAX_STREAMS="${LIVEGATE_APNS_MAX_STREAMS:-100}"
+rtt_streams=$((LIVEGATE_APNS_MAX_STREAMS < sim_streams ? LIVEGATE_APNS_MAX_STREAMS : sim_streams))
 
 scripts/install-deps.sh run >&2
 if ! command -v nghttpd >/dev/null || ! command -v h2load >/dev/null; then
     scripts/install-deps.sh test >&2 # nghttp2-server (nghttpd) and nghttp2-client (h2load)
+fi
+if [[ " $receivers " == *" rtt "* ]] && ! python3 -c 'import aioapns' 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'aioapns>=4,<5' >&2
 fi
 
 bench_build
@@ -86,7 +103,13 @@ for receiver in $receivers; do
         h2c)
             start_receiver --address=127.0.0.1 --echo-upload --no-tls "$port" >/dev/null 2>&1
             scheme=http ;;
-        *) fail "unknown receiver '$receiver' (tls or h2c)" ;;
+        rtt)
+            # The simulator checks provider tokens against the app's key, as APNs does.
+            LIVEGATE_LOG_LEVEL=warning "$bin" apns-sim --port "$port" --tls --tls-certificate-out "$work/sim-cert.pem" \
+                --latency-ms "$rtt_ms" --max-streams "$sim_streams" \
+                --provider-key "KEY1234567:TEAM123456:$work/key.p8" >"$work/sim.log" 2>&1 &
+            scheme=https ;;
+        *) fail "unknown receiver '$receiver' (tls, h2c or rtt)" ;;
     esac
     receiver_pids+=($!)
     bench_pids+=($!)
@@ -94,16 +117,26 @@ for receiver in $receivers; do
     receiver_port[$receiver]=$port
     app_id[$receiver]=$(bench_app "$workspace" "Bench $receiver" --team-id TEAM123456 --key-id KEY1234567 \
         --key-file "$work/key.p8" --apns-endpoint "$scheme://127.0.0.1:$port")
-    # The audience: $tokens devices registered under one tag, written straight into the table.
+    # The audience: $tokens devices registered under one tag, written straight into the table in one
+    # statement (a million rows take seconds; registering them through the API is bench/ingest's subject).
+    registered_at=$EPOCHREALTIME
     sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
          SELECT (SELECT id FROM apps WHERE app_identifier = '${app_id[$receiver]}'), 'bench-game',
                 'device-' || i, lpad(to_hex(i), 64, '0')
          FROM generate_series(1, $tokens) i" >/dev/null
+    echo "$receiver: $tokens tokens registered in $(awk -v s="$registered_at" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.1f", e - s }') s" >&2
 done
 sql "VACUUM ANALYZE activity_tokens" >/dev/null
+# The gateway trusts both receivers' certificates (one bundle).
+cat "$work/cert.pem" >"$work/ca.pem"
+if [ -n "${receiver_port[rtt]:-}" ]; then
+    for _ in $(seq 1 50); do [ -s "$work/sim-cert.pem" ] && break; sleep 0.1; done
+    cat "$work/sim-cert.pem" >>"$work/ca.pem"
+    provider_token=$("$bin" provider-token --team-id TEAM123456 --key-id KEY1234567 --key-file "$work/key.p8")
+fi
 
 gateway_port=$(free_port)
-LIVEGATE_DELIVERY=on LIVEGATE_LOG_LEVEL="${LIVEGATE_LOG_LEVEL:-warning}" LIVEGATE_APNS_CA_FILE="$work/cert.pem" \
+LIVEGATE_DELIVERY=on LIVEGATE_LOG_LEVEL="${LIVEGATE_LOG_LEVEL:-warning}" LIVEGATE_APNS_CA_FILE="$work/ca.pem" \
     bench_serve "$gateway_port" "$work/gateway.log" || fail "the gateway did not start"
 status_kib() { awk -v field="$1:" '$1 == field { print $2 }' "/proc/$gateway_pid/status"; }
 # utime + stime of a process, in milliseconds.
@@ -155,12 +188,13 @@ SQL
 # h2load posting the dispatch's own APNs payload, with the gateway's headers, to the same receiver,
 # once per token path. Prints "requests_per_second receiver_cpu_ms".
 run_h2load() { # receiver receiver_index shape...
-    local receiver="$1" index="$2" out rps done_count rx_cpu
+    local receiver="$1" index="$2" out rps done_count rx_cpu jwt="$fake_jwt"
     shift 2
+    [ "$receiver" = rtt ] && jwt=$provider_token
     rx_cpu=$(cpu_ms "${receiver_pids[$index]}")
     # shellcheck disable=SC2086
     out=$(h2load -n "$tokens" -t 1 "$@" -i "$work/uris-$receiver" -d "$work/payload.json" \
-        -H "authorization: bearer $fake_jwt" -H 'apns-push-type: liveactivity' \
+        -H "authorization: bearer $jwt" -H 'apns-push-type: liveactivity' \
         -H 'apns-topic: com.example.bench.push-type.liveactivity' -H 'apns-priority: 10' \
         -H "apns-expiration: $expiration" -H "apns-id: $(cat /proc/sys/kernel/random/uuid)" \
         -H 'content-type: application/json' 2>&1) || fail "h2load failed: $out"
@@ -171,6 +205,21 @@ run_h2load() { # receiver receiver_index shape...
     echo "$rps $rx_cpu"
 }
 
+# aioapns sending the dispatch's payload once per token to the rtt simulator. Prints "pushes_per_second".
+run_peer() {
+    local out
+    out=$(python3 bench/delivery/aioapns_peer.py --port "${receiver_port[rtt]}" --ca "$work/sim-cert.pem" \
+        --key-file "$work/key.p8" --key-id KEY1234567 --team-id TEAM123456 \
+        --topic com.example.bench.push-type.liveactivity --payload "$work/payload.json" --tokens "$tokens" \
+        --connections "$LIVEGATE_APNS_CONNECTIONS" --streams "$sim_streams" 2>&1) || fail "aioapns failed: $out"
+    echo "${out%% *}"
+}
+
+# Forgets what the simulator recorded, so its memory stays flat over the rounds.
+clear_simulator() {
+    curl -fsS --cacert "$work/sim-cert.pem" -X DELETE "https://127.0.0.1:${receiver_port[rtt]}/_sim/pushes" >/dev/null
+}
+
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) }'; }
 
 echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}," \
@@ -179,13 +228,13 @@ summary=()
 index=0
 for receiver in $receivers; do
     port=${receiver_port[$receiver]}
-    [ "$receiver" = tls ] && scheme=https || scheme=http
-    gw_all=(); h2_all=(); best_gw=0; best_h2=0; best_shape=""; best_elapsed=""; best_gw_cpu=""
+    [ "$receiver" = h2c ] && scheme=http || scheme=https
+    gw_all=(); h2_all=(); peer_all=(); best_gw=0; best_h2=0; best_shape=""; best_elapsed=""; best_gw_cpu=""
     for round in $(seq 1 "$rounds"); do
         minute=$((minute + 1))
         out=$(run_gateway "$receiver" "$index") || exit 1
         read -r pps elapsed retried gw_cpu rx_cpu id <<<"$out"
-        echo "$receiver round $round: gateway $pps pushes/s ($elapsed ms, $retried retried; CPU: gateway $gw_cpu ms, nghttpd $rx_cpu ms)" >&2
+        echo "$receiver round $round: gateway $pps pushes/s ($elapsed ms, $retried retried; CPU: gateway $gw_cpu ms, receiver $rx_cpu ms)" >&2
         gw_all+=("$pps")
         if [ "$pps" -gt "$best_gw" ]; then best_gw=$pps; best_elapsed=$elapsed; best_gw_cpu=$gw_cpu; fi
         if [ ! -f "$work/payload.json" ]; then
@@ -197,22 +246,37 @@ for receiver in $receivers; do
         if [ ! -f "$work/uris-$receiver" ]; then
             seq 1 "$tokens" | awk -v base="$scheme://127.0.0.1:$port" '{ printf "%s/3/device/%064x\n", base, $1 }' >"$work/uris-$receiver"
         fi
+        receiver_shapes=("${shapes[@]}")
+        # At a round trip the baseline has exactly the gateway's connections and streams.
+        [ "$receiver" = rtt ] && receiver_shapes=("-c $LIVEGATE_APNS_CONNECTIONS -m $rtt_streams") && clear_simulator
         round_h2=0
-        for shape in "${shapes[@]}"; do
+        for shape in "${receiver_shapes[@]}"; do
             # shellcheck disable=SC2086
             out=$(run_h2load "$receiver" "$index" $shape) || exit 1
             read -r rps rx_cpu <<<"$out"
-            echo "$receiver round $round: h2load $shape: $rps req/s (CPU: nghttpd $rx_cpu ms)" >&2
+            echo "$receiver round $round: h2load $shape: $rps req/s (CPU: receiver $rx_cpu ms)" >&2
             [ "$rps" -gt "$round_h2" ] && round_h2=$rps
             if [ "$rps" -gt "$best_h2" ]; then best_h2=$rps; best_shape=$shape; fi
         done
         h2_all+=("$round_h2")
+        if [ "$receiver" = rtt ]; then
+            clear_simulator
+            peer=$(run_peer) || exit 1
+            echo "$receiver round $round: aioapns $peer pushes/s" >&2
+            peer_all+=("$peer")
+            clear_simulator
+        fi
     done
     med_gw=$(echo "${gw_all[*]}" | median)
     med_h2=$(echo "${h2_all[*]}" | median)
     ratio=$(awk -v g="$best_gw" -v h="$best_h2" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
     med_ratio=$(awk -v g="$med_gw" -v h="$med_h2" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
     hwm_kib=$(status_kib VmHWM)
+    if [ "$receiver" = rtt ]; then
+        best_peer=$(printf '%s\n' "${peer_all[@]}" | sort -n | tail -n 1)
+        med_peer=$(echo "${peer_all[*]}" | median)
+        peer_summary="| $receiver (${rtt_ms} ms) | aioapns $(python3 -c 'import importlib.metadata as m; print(m.version("aioapns"))') | $best_peer | $med_peer | $(awk -v g="$best_gw" -v p="$best_peer" 'BEGIN { printf "%.1f", g / p }')× | $(awk -v g="$med_gw" -v p="$med_peer" 'BEGIN { printf "%.1f", g / p }')× |"
+    fi
     summary+=("| $receiver | $best_gw | $med_gw | $best_h2 (\`$best_shape\`) | $med_h2 | ${ratio}× | ${med_ratio}× | $best_elapsed ms | $best_gw_cpu ms | $((hwm_kib / 1024)) MiB |")
     index=$((index + 1))
 done
@@ -221,5 +285,13 @@ echo "| receiver | gateway pushes/s (best) | (median) | h2load req/s (best, shap
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${summary[@]}"
 echo
+if [ -n "${peer_summary:-}" ]; then
+    echo "| receiver | peer | peer pushes/s (best) | (median) | gateway ÷ peer (best) | (median) |"
+    echo "|---|---|---:|---:|---:|---:|"
+    echo "$peer_summary"
+    echo
+    echo "rtt: simulator answers ${rtt_ms} ms after each request and advertises $sim_streams streams; gateway and h2load:" \
+        "$LIVEGATE_APNS_CONNECTIONS connections × $rtt_streams streams; aioapns: $LIVEGATE_APNS_CONNECTIONS connections, as many streams as the server allows."
+fi
 echo "$tokens tokens per fan-out, $rounds rounds; gateway RSS idle before the first fan-out: $((rss_idle_kib / 1024)) MiB;" \
     "peak RSS is VmHWM after the receiver's rounds (cumulative over the run)."

@@ -1,0 +1,55 @@
+import APNsClient
+import Foundation
+import Testing
+import TestSupport
+
+/// aioapns (PyPI), a Python APNs client people send Live Activities with, against `livegate apns-sim`:
+/// it sends `host` rather than `:authority` and reads every DATA frame as JSON, both of which APNs
+/// copes with, so the simulator must too. `scripts/install-deps.sh test` installs it.
+@Suite("aioapns sends to the simulator as to APNs")
+struct AioapnsInteropTests {
+    static let script = Subprocess.repositoryRoot.appendingPathComponent("Tests/APNsPeers/aioapns_send.py").path
+
+    @Test func everyPushIsAnsweredAndRecordedAndAGoneTokenIsA410() async throws {
+        let keys = try await TestKeyPair.make()
+        defer { keys.remove() }
+        let certificateFile = keys.folder.appendingPathComponent("sim-cert.pem").path
+        var started: (BackgroundProcess, Int)?
+        for _ in 0..<3 where started == nil {
+            let port = LiveGateBinary.freePort()
+            let process = try BackgroundProcess(
+                LiveGateBinary.path,
+                ["apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificateFile, "--latency-ms", "20",
+                 "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8"])
+            if (try? await BackgroundProcess.waitForPort(port)) != nil,
+                await APNsSimulatorTLSCommandTests.isSimulator(port: port, caFile: certificateFile)
+            {
+                started = (process, port)
+            } else {
+                process.stop()
+            }
+        }
+        let (simulator, port) = try #require(started)
+        defer { simulator.stop() }
+        let control = SimulatorControlClient(port: port, caFile: certificateFile)
+        let gone = String(repeating: "8b", count: 32)
+        #expect(try await control.request("PUT", "/_sim/tokens/\(gone)", body: #"{"status":410}"#).status == 200)
+
+        let output = try await Subprocess.run(
+            "/usr/bin/env", ["python3", Self.script, String(port), certificateFile, "\(keys.folder.path)/key.p8", "300", gone])
+
+        #expect(output.status == 0, "aioapns_send.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
+        let result = try JSONSerialization.jsonObject(with: Data(output.lastLine.utf8)) as? [String: Any]
+        #expect(result?["statuses"] as? [String: Int] == ["200": 300])
+        #expect(result?["gone"] as? [AnyHashable] == ["410", "Unregistered"])
+        let pushes = try await control.pushes()
+        await control.shutdown()
+        #expect(Set(pushes.compactMap { $0["device_token"] as? String }) == Set((1...300).map { String(format: "%064x", $0) }))
+        #expect(pushes.count == 300)
+        let first = pushes.first(where: { $0["device_token"] as? String == String(format: "%064x", 1) })
+        let headers = first?["headers"] as? [String: String]
+        #expect(headers?["apns-push-type"] == "liveactivity")
+        #expect(headers?["apns-priority"] == "10")
+        #expect(((first?["payload"] as? [String: Any])?["aps"] as? [String: Any])?["event"] as? String == "update")
+    }
+}
