@@ -22,7 +22,8 @@
 # and stops them all at the end. Each round runs the gateway's fan-out, then h2load in each shape; the
 # best and the median over rounds are reported, to damp the noise of a shared machine. The gateway
 # inherits the environment, so LIVEGATE_DELIVERY_* settings can be tried without editing this script.
-# LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000).
+# LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000); LIVEGATE_BENCH_PEER=0 leaves out the rtt
+# receiver's aioapns row; LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each receiver's rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/postgres.sh
@@ -259,7 +260,7 @@ for receiver in $receivers; do
             if [ "$rps" -gt "$best_h2" ]; then best_h2=$rps; best_shape=$shape; fi
         done
         h2_all+=("$round_h2")
-        if [ "$receiver" = rtt ]; then
+        if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_PEER:-1}" != 0 ]; then
             clear_simulator
             peer=$(run_peer) || exit 1
             echo "$receiver round $round: aioapns $peer pushes/s" >&2
@@ -272,7 +273,10 @@ for receiver in $receivers; do
     ratio=$(awk -v g="$best_gw" -v h="$best_h2" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
     med_ratio=$(awk -v g="$med_gw" -v h="$med_h2" 'BEGIN { printf "%.2f", (h > 0 ? g / h : 0) }')
     hwm_kib=$(status_kib VmHWM)
-    if [ "$receiver" = rtt ]; then
+    if [ -n "${LIVEGATE_BENCH_METRICS:-}" ]; then
+        curl -fsS "http://127.0.0.1:$gateway_port/metrics" >"$LIVEGATE_BENCH_METRICS-$receiver" || true
+    fi
+    if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_PEER:-1}" != 0 ]; then
         best_peer=$(printf '%s\n' "${peer_all[@]}" | sort -n | tail -n 1)
         med_peer=$(echo "${peer_all[*]}" | median)
         peer_summary="| $receiver (${rtt_ms} ms) | aioapns $(python3 -c 'import importlib.metadata as m; print(m.version("aioapns"))') | $best_peer | $med_peer | $(awk -v g="$best_gw" -v p="$best_peer" 'BEGIN { printf "%.1f", g / p }')× | $(awk -v g="$med_gw" -v p="$med_peer" 'BEGIN { printf "%.1f", g / p }')× |"
