@@ -52,6 +52,29 @@ struct MigrationTests {
         }
     }
 
+    /// Migration 012 says 002's token rule without its slow regular expression: the same tokens pass.
+    @Test(arguments: [
+        ("ab", true), (String(repeating: "0f", count: 32), true), (String(repeating: "ab", count: 200), true),
+        ("", false), ("a", false), ("abc", false), ("AB", false), ("0g", false), ("ab\n", false),
+        (String(repeating: "ab", count: 201), false),
+    ])
+    func tokenTablesTakeOneTo200PairsOfLowerCaseHex(token: String, accepted: Bool) async throws {
+        try await TestDatabase.with { database in
+            let app = try await database.makeApp(in: try await database.makeWorkspace())
+            for statement in [
+                "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token) VALUES ($1, 'tag', 'device', $2)",
+                "INSERT INTO push_to_start_tokens (app_id, attributes_type, device_id, push_token) VALUES ($1, 'Type', 'device', $2)",
+            ] {
+                do {
+                    try await database.pool.query(statement, [app.id, token])
+                    #expect(accepted, "\(statement) took \(token.debugDescription)")
+                } catch let error as PostgresError {
+                    #expect(!accepted && error.sqlState == "23514", "\(error)")
+                }
+            }
+        }
+    }
+
     @Test func constraintsRejectBadTenancyData() async throws {
         try await TestDatabase.with { database in
             let workspace = try await database.makeWorkspace()

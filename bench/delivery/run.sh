@@ -119,7 +119,8 @@ for receiver in $receivers; do
     app_id[$receiver]=$(bench_app "$workspace" "Bench $receiver" --team-id TEAM123456 --key-id KEY1234567 \
         --key-file "$work/key.p8" --apns-endpoint "$scheme://127.0.0.1:$port")
     # The audience: $tokens devices registered under one tag, written straight into the table in one
-    # statement (a million rows take seconds; registering them through the API is bench/ingest's subject).
+    # statement (registering them through the API is bench/ingest's subject): a million rows in about
+    # half a minute.
     registered_at=$EPOCHREALTIME
     sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
          SELECT (SELECT id FROM apps WHERE app_identifier = '${app_id[$receiver]}'), 'bench-game',
