@@ -66,7 +66,7 @@ public final class APNsSimulator: Sendable {
                         state.faults.report.connections += 1
                         return (state.faults.report.connections, state.faults.refusesTLS(now: .now), state.maximumConcurrentStreams)
                     }
-                    try channel.pipeline.syncOperations.addHandler(SimulatedConnection(number: number, limits: streamLimits))
+                    try channel.pipeline.syncOperations.addHandler(SimulatedConnection(number: number))
                     if refused {
                         logger.info("TLS refused", metadata: ["connection": "\(number)"])
                         try channel.pipeline.syncOperations.addHandler(TLSRefusalHandler(tls: sslContext != nil))
@@ -81,7 +81,8 @@ public final class APNsSimulator: Sendable {
                         HTTP2Setting(parameter: .maxHeaderListSize, value: 1 << 16),
                     ]
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: connection, streamConfiguration: Self.streamConfiguration
+                        mode: .server, connectionConfiguration: connection, streamConfiguration: Self.streamConfiguration,
+                        streamDelegate: StreamCounter(limits: streamLimits, number: number)
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandlers([

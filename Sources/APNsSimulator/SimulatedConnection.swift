@@ -24,11 +24,8 @@ final class SimulatedConnection: ChannelInboundHandler {
     /// The last stream id the GOAWAY named, once it was sent.
     private var lastStreamID: Int?
 
-    private let limits: StreamLimits?
-
-    init(number: Int, limits: StreamLimits? = nil) {
+    init(number: Int) {
         self.number = number
-        self.limits = limits
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -45,11 +42,11 @@ final class SimulatedConnection: ChannelInboundHandler {
     }
 
     func streamOpened(_ id: Int) {
-        if open.insert(id).inserted { limits?.streamOpened(on: number) }
+        open.insert(id)
     }
 
     func streamClosed(_ id: Int) {
-        if open.remove(id) != nil { limits?.streamClosed(on: number) }
+        open.remove(id)
         closeIfAnswered()
     }
 

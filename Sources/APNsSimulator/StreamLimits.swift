@@ -5,6 +5,10 @@ import NIOHTTP2
 /// The simulator's open connections and how many streams each has open, so the stream limit
 /// (SETTINGS_MAX_CONCURRENT_STREAMS) can be lowered on them at run time, as APNs may, and a test can
 /// see whether the client kept to it. Used from any thread.
+///
+/// Streams are counted as NIO's HTTP/2 handler opens and closes them, frame by frame, in the order the
+/// client's frames came (`StreamCounter`), and so is the client's acknowledgement of a new limit: a stream the
+/// client opened before acknowledging is never taken for one it opened after.
 final class StreamLimits: Sendable {
     struct Connection {
         let number: Int
@@ -27,8 +31,12 @@ final class StreamLimits: Sendable {
         connections.withLockedValue { $0[number] = Connection(number: number, channel: channel, unacknowledged: [limit]) }
     }
 
+    /// Its streams went with it (NIO may not tell of each).
     func closed(_ number: Int) {
-        connections.withLockedValue { $0[number]?.channel = nil }
+        connections.withLockedValue { connections in
+            connections[number]?.channel = nil
+            connections[number]?.openStreams = 0
+        }
     }
 
     func streamOpened(on number: Int) {
@@ -42,7 +50,10 @@ final class StreamLimits: Sendable {
     }
 
     func streamClosed(on number: Int) {
-        connections.withLockedValue { $0[number]?.openStreams -= 1 }
+        connections.withLockedValue { connections in
+            guard let open = connections[number]?.openStreams, open > 0 else { return }
+            connections[number]?.openStreams = open - 1
+        }
     }
 
     /// The client acknowledged the oldest SETTINGS it had not: from now on its limit holds.
@@ -74,6 +85,21 @@ final class StreamLimits: Sendable {
 
     var all: [Connection] {
         connections.withLockedValue { $0.values.sorted { $0.number < $1.number } }
+    }
+}
+
+/// Told by a connection's HTTP/2 handler of each stream opened and closed, as it processes the frame
+/// that does it (`NIOHTTP2StreamDelegate`), before it processes the next frame.
+struct StreamCounter: NIOHTTP2StreamDelegate {
+    let limits: StreamLimits
+    let number: Int
+
+    func streamCreated(_ id: HTTP2StreamID, channel: any Channel) {
+        limits.streamOpened(on: number)
+    }
+
+    func streamClosed(_ id: HTTP2StreamID, channel: any Channel) {
+        limits.streamClosed(on: number)
     }
 }
 

@@ -91,7 +91,7 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
     func validate() throws {
         if channelLimit < 0 { throw ValidationError("--channel-limit cannot be negative") }
         if !(0...600_000).contains(latencyMs) { throw ValidationError("--latency-ms takes 0 to 600000") }
-        if maxStreams < 1 || maxStreams > Int(Int32.max) { throw ValidationError("--max-streams takes 1 or more") }
+        if maxStreams < 1 || maxStreams > Int(Int32.max) { throw ValidationError("--max-streams takes 1 to \(Int32.max)") }
         if tls, tlsCertificate != nil || tlsKey != nil {
             throw ValidationError("--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both")
         }

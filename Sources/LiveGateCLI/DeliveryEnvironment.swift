@@ -1,6 +1,7 @@
 import APNsClient
 import ArgumentParser
 import LiveGate
+import Logging
 
 /// The delivery settings `livegate serve` reads from the environment (README's configuration reference).
 enum DeliveryEnvironment {
@@ -31,6 +32,15 @@ enum DeliveryEnvironment {
         transport.maximumStreamsPerConnection = try Settings.integer(
             "LIVEGATE_APNS_MAX_STREAMS", default: transport.maximumStreamsPerConnection, range: 1...10_000)
         return transport
+    }
+
+    /// What `serve` logs as it starts: the APNs connection settings in force, derived ones included.
+    static func metadata(transport: HTTP2ClientConfiguration, delivery: DeliverySettings) -> Logger.Metadata {
+        [
+            "connections": "\(transport.maximumConnectionsPerHost)", "max_streams": "\(transport.maximumStreamsPerConnection)",
+            "max_in_flight": "\(delivery.maximumPushesInFlight)",
+            "timeout_seconds": "\(transport.responseTimeout.components.seconds)",
+        ]
     }
 
     static func activityLog() throws -> ActivityLogSettings {

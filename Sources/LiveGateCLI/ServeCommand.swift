@@ -63,6 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         delivery.appCacheTimeToLive = lookupCacheTimeToLive
         delivery.supersedes = supersedes
         delivery.channelRetention = configuration.channelRetention
+        logger.info("APNs connections", metadata: DeliveryEnvironment.metadata(transport: transport, delivery: delivery))
         let doorbell = DeliveryDoorbell()
         let stops = DispatchStopSignals()
         // One provider token per key for pushes, broadcasts and channel management: APNs refuses

@@ -113,6 +113,16 @@ public final class CurlHTTP2Client: Sendable {
         var waiting = Deque<CurlTransfer>()
         // Handles keep the options every request shares (set once); the value says for which scheme.
         var configured: [UnsafeMutableRawPointer: Bool] = [:]
+        let deadlines = ResponseDeadlines(timeout: configuration.responseTimeout)
+        // A handle whose transfer ended goes back for reuse, up to the limit.
+        func recycle(_ easy: UnsafeMutableRawPointer) {
+            if idle.count < Self.idleHandleLimit {
+                idle.append(easy)
+            } else {
+                configured[easy] = nil
+                curl_easy_cleanup(easy)
+            }
+        }
         while true {
             let (incoming, stopping) = inbox.withLock { inbox in
                 defer {
@@ -154,6 +164,8 @@ public final class CurlHTTP2Client: Sendable {
                     transfer.completion.finish(.failure(problem))
                     continue
                 }
+                transfer.easy = easy
+                transfer.deadlines = deadlines
                 active[easy] = transfer
                 curl_multi_add_handle(multi.handle, easy)
             }
@@ -167,16 +179,23 @@ public final class CurlHTTP2Client: Sendable {
                 let result = message.pointee.data.result
                 curl_multi_remove_handle(multi.handle, easy)
                 transfer.completion.finish(CurlRequestSetup.outcome(of: transfer, easy: easy, result: result))
-                if idle.count < Self.idleHandleLimit {
-                    idle.append(easy)
-                } else {
-                    configured[easy] = nil
-                    curl_easy_cleanup(easy)
-                }
+                recycle(easy)
+            }
+            // Requests sent and not answered in time: removing the handle resets the stream.
+            let now = ContinuousClock.now
+            let (overdue, nextDeadline) = deadlines.overdue(now: now) { easy in active[easy]?.sentSerial }
+            for easy in overdue {
+                guard let transfer = active.removeValue(forKey: easy) else { continue }
+                curl_multi_remove_handle(multi.handle, easy)
+                transfer.completion.finish(
+                    .failure(HTTP2TransportError(.timedOut, "no answer within \(deadlines.timeout) of sending the request")))
+                recycle(easy)
             }
             // Answers freed room for queued requests: start them now rather than after the next wait.
             if !waiting.isEmpty && active.count < configuration.maximumTransfersInProgress { continue }
-            curl_multi_poll(multi.handle, nil, 0, 1000, nil)
+            // Woken by libcurl's sockets and timers, a new request, or the next response deadline.
+            let untilDeadline = nextDeadline.map { max(0, ($0 - now).curlMilliseconds) } ?? 1000
+            curl_multi_poll(multi.handle, nil, 0, Int32(min(1000, untilDeadline)), nil)
         }
         for easy in idle { curl_easy_cleanup(easy) }
         let waiters = inbox.withLock { inbox -> [CheckedContinuation<Void, Never>] in

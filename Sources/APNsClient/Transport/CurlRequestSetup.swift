@@ -22,8 +22,9 @@ enum CurlRequestSetup {
                 easy, CURLOPT_HTTP_VERSION, cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS),
             // Wait for a connection that can multiplex rather than open another one per request.
             lg_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
+            // Each connection's setup (resolving, TCP, TLS). The response timeout is the client's own
+            // (`ResponseDeadlines`): libcurl's CURLOPT_TIMEOUT would count the wait for a free stream.
             lg_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds),
-            lg_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, configuration.responseTimeout.curlMilliseconds),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
             // A request goes out once: libcurl would send it again by itself after some connection failures.
@@ -136,7 +137,7 @@ enum CurlRequestSetup {
 
 extension Duration {
     /// Whole milliseconds, rounded up so that a short timeout never becomes 0 (libcurl's "none").
-    fileprivate var curlMilliseconds: Int {
+    var curlMilliseconds: Int {
         let (seconds, attoseconds) = components
         return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }

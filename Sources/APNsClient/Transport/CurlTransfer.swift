@@ -17,6 +17,12 @@ final class CurlTransfer: @unchecked Sendable {
     var sharedHeadersLink: UnsafeMutablePointer<curl_slist>?
     /// How many times libcurl set out to send the request (`curlPrereqCallback`); it may send it only once.
     var attempts = 0
+    /// Set by the client's thread as it hands the transfer to libcurl: the handle it is on, and where the
+    /// pre-request callback records that the request is going out (its answer is due from then on).
+    var easy: UnsafeMutableRawPointer?
+    var deadlines: ResponseDeadlines?
+    /// Given by `deadlines` when the request was sent; 0 until then.
+    var sentSerial: UInt64 = 0
 
     init(request: HTTP2Request, completion: TransferCompletion, keptHeaders: [[UInt8]]? = nil) {
         self.request = request
@@ -82,9 +88,14 @@ let curlHeaderCallback: lg_curl_data_callback = { data, size, count, userdata in
 /// has no option to turn the retry off; this callback, called again for the new attempt, stops it.
 /// It also stops a retry that would have been safe (nothing of the request had gone out): that one too
 /// comes back as `lostAfterSending`, for the caller to send again, knowingly.
+///
+/// The first call is also when the request's response timeout starts (`ResponseDeadlines`): until then
+/// it waited for a connection or a free stream.
 let curlPrereqCallback: lg_curl_prereq_callback = { userdata, _, _, _, _ in
     guard let userdata else { return CURL_PREREQFUNC_OK }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     transfer.attempts += 1
-    return transfer.attempts == 1 ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+    guard transfer.attempts == 1 else { return CURL_PREREQFUNC_ABORT }
+    if let easy = transfer.easy { transfer.deadlines?.requestSent(transfer, on: easy) }
+    return CURL_PREREQFUNC_OK
 }

@@ -1,7 +1,10 @@
 /// Settings of one HTTP/2 client (one libcurl multi handle and its thread).
 public struct HTTP2ClientConfiguration: Sendable {
+    /// For setting up each connection: resolving the host, TCP, and TLS.
     public var connectTimeout: Duration
-    /// For the whole request, from submission to the last byte of the answer.
+    /// For the answer, from the moment the request is sent to its last byte. A request that waits for a
+    /// connection or a free stream first (the server's stream limit reached) is not timed meanwhile: it
+    /// waits as long as the requests ahead of it take, each within its own timeout.
     public var responseTimeout: Duration
     /// More connections to one host open only when the streams of the open ones are all in use.
     public var maximumConnectionsPerHost: Int
