@@ -25,6 +25,7 @@ final class SimulatedConnection: ChannelInboundHandler {
     private var lastStreamID: Int?
 
     private let limits: StreamLimits?
+    private var apnsIDs = APNsIDGenerator()
 
     init(number: Int, limits: StreamLimits? = nil) {
         self.number = number
@@ -51,6 +52,11 @@ final class SimulatedConnection: ChannelInboundHandler {
     func streamClosed(_ id: Int) {
         if open.remove(id) != nil { limits?.streamClosed(on: number) }
         closeIfAnswered()
+    }
+
+    /// A new `apns-id`, for a push that came without one.
+    func newAPNsID() -> String {
+        apnsIDs.next()
     }
 
     /// A stream the GOAWAY told the client would not be processed.
