@@ -85,9 +85,7 @@ public final class APNsSimulator: Sendable {
                         streamDelegate: StreamCounter(limits: streamLimits, number: number)
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandlers([
-                                AuthorityFromHost(), HTTP2FramePayloadToHTTP1ServerCodec(), SimulatorStreamHandler(simulator: self),
-                            ])
+                            try stream.pipeline.syncOperations.addHandler(SimulatorStreamHandler(simulator: self))
                         }
                     }
                     try channel.pipeline.syncOperations.addHandler(SettingsAcknowledgementWatcher(limits: streamLimits, number: number))
@@ -151,12 +149,16 @@ public final class APNsSimulator: Sendable {
         var fault: SimulatedFault?
     }
 
-    /// The answer to a request that arrived on stream `stream` of connection `connection`.
-    func answer(method: String, path: String, headers: [String: String], body: [UInt8], connection: Int, stream: Int) -> Answer {
+    /// The answer to a request that arrived on stream `stream` of connection `connection`; `newAPNsID`
+    /// names a push that came without an `apns-id`.
+    func answer(
+        method: String, path: String, headers: [String: String], body: [UInt8], connection: Int, stream: Int,
+        newAPNsID: () -> String
+    ) -> Answer {
         if let route = BroadcastRoute(path: path) {
             return answer(route, method: method, headers: headers, body: body)
         }
-        let apnsID = headers["apns-id"] ?? UUID().uuidString.lowercased()
+        let apnsID = headers["apns-id"] ?? newAPNsID()
         let now = clock()
         let verify: (String?) -> String? = { [configuration, verifiedTokens] authorization in
             verifiedTokens.withLockedValue { $0.problem(with: authorization, keys: configuration.providerKeys, now: now) }

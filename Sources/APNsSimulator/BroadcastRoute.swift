@@ -10,6 +10,8 @@ enum BroadcastRoute: Equatable {
     case broadcast(bundleID: String)
 
     init?(path: String) {
+        // Every push's path comes here first: turn away the others before splitting anything.
+        guard path.utf8.starts(with: "/1/".utf8) || path.utf8.starts(with: "/4/".utf8) else { return nil }
         let route = String(path.prefix { $0 != "?" })
         let parts = route.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count == 5, parts[1] == "1", parts[2] == "apps", !parts[3].isEmpty {

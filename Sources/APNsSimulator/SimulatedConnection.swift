@@ -24,6 +24,8 @@ final class SimulatedConnection: ChannelInboundHandler {
     /// The last stream id the GOAWAY named, once it was sent.
     private var lastStreamID: Int?
 
+    private var apnsIDs = APNsIDGenerator()
+
     init(number: Int) {
         self.number = number
     }
@@ -48,6 +50,11 @@ final class SimulatedConnection: ChannelInboundHandler {
     func streamClosed(_ id: Int) {
         open.remove(id)
         closeIfAnswered()
+    }
+
+    /// A new `apns-id`, for a push that came without one.
+    func newAPNsID() -> String {
+        apnsIDs.next()
     }
 
     /// A stream the GOAWAY told the client would not be processed.

@@ -1,17 +1,18 @@
 import NIOCore
 import NIOHPACK
-import NIOHTTP1
 import NIOHTTP2
 
 /// One HTTP/2 stream: collects the request, asks the simulator (or, under `/_sim/`, its control API)
 /// for the answer, and writes it, or does what a fault says instead (`SimulatedFault`). Push streams
 /// count towards their connection's GOAWAY (`GoAwayFault`); control requests are never faulted.
+/// It reads and writes HTTP/2 frames, not HTTP/1 parts: the HTTP/1 codec cost CPU time on every push and
+/// answered in two frames (HEADERS, then an empty DATA to end the stream) where one does.
 final class SimulatorStreamHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
 
     private let simulator: APNsSimulator
-    private var head: HTTPRequestHead?
+    private var request: (method: String, path: String, headers: [String: String])?
     private var body: [UInt8] = []
     private var connection: SimulatedConnection?
     private var streamID = 0
@@ -24,37 +25,71 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            body = []
+        case .headers(let headers) where request == nil:
+            request = Self.request(headers.headers)
             arrival = .now()
             if connection == nil, let id = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) {
                 streamID = Int(id)
                 connection = SimulatedConnection.of(stream: context.channel)
                 connection?.streamOpened(streamID)
             }
-        case .body(var buffer):
-            body += buffer.readBytes(length: buffer.readableBytes) ?? []
-        case .end:
-            guard let head else { return }
-            var headers: [String: String] = [:]
-            for (name, value) in head.headers { headers[name.lowercased()] = value }
-            if SimulatorControl.handles(path: head.uri) {
-                write(SimulatorControl.answer(method: head.method.rawValue, path: head.uri, body: body, simulator: simulator), context: context)
-                return
-            }
-            // The GOAWAY told the client this stream would not be processed: it is not.
-            if connection?.isBeyondGoAway(streamID) == true { return }
-            var answer = simulator.answer(
-                method: head.method.rawValue, path: head.uri, headers: headers, body: body,
-                connection: connection?.number ?? 0, stream: streamID)
-            if let connection {
-                connection.processedStream(streamID)
-                if simulator.goesAway(afterProcessing: connection.processed) { connection.goAway() }
-            }
-            answer.delay = Self.delay(answer.delay, latency: simulator.latency, since: arrival)
-            respond(answer, context: context)
+            if headers.endStream { requestEnded(context: context) }
+        case .headers(let trailers):
+            if trailers.endStream { requestEnded(context: context) }
+        case .data(let data):
+            if case .byteBuffer(var buffer) = data.data { body += buffer.readBytes(length: buffer.readableBytes) ?? [] }
+            if data.endStream { requestEnded(context: context) }
+        default:
+            break
         }
+    }
+
+    /// The method, path and regular headers (by lower-case name, as HTTP/2 has them) of a request; the
+    /// `:authority` becomes `host`, as in HTTP/1.
+    private static func request(_ headers: HPACKHeaders) -> (method: String, path: String, headers: [String: String]) {
+        var method = "", path = "", authority: String?
+        var regular: [String: String] = [:]
+        regular.reserveCapacity(headers.count)
+        for (name, value, _) in headers {
+            guard name.utf8.first == UInt8(ascii: ":") else {
+                regular[name] = value
+                continue
+            }
+            switch name {
+            case ":method": method = value
+            case ":path": path = value
+            case ":authority": authority = value
+            default: break
+            }
+        }
+        if let authority, regular["host"] == nil { regular["host"] = authority }
+        return (method, path, regular)
+    }
+
+    private func requestEnded(context: ChannelHandlerContext) {
+        guard let request else { return }
+        if SimulatorControl.handles(path: request.path) {
+            write(SimulatorControl.answer(method: request.method, path: request.path, body: body, simulator: simulator), context: context)
+            return
+        }
+        // The GOAWAY told the client this stream would not be processed: it is not.
+        if connection?.isBeyondGoAway(streamID) == true { return }
+        var answer = simulator.answer(
+            method: request.method, path: request.path, headers: request.headers, body: body,
+            connection: connection?.number ?? 0, stream: streamID
+        ) { [connection] in
+            guard let connection else {
+                var generator = APNsIDGenerator()
+                return generator.next()
+            }
+            return connection.newAPNsID()
+        }
+        if let connection {
+            connection.processedStream(streamID)
+            if simulator.goesAway(afterProcessing: connection.processed) { connection.goAway() }
+        }
+        answer.delay = Self.delay(answer.delay, latency: simulator.latency, since: arrival)
+        respond(answer, context: context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -65,15 +100,12 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     private func respond(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
         switch answer.fault {
         case .resetStream(let code)?:
-            // Written below the HTTP/1 codec, which has no part for it.
-            let codec = try? context.pipeline.syncOperations.context(handlerType: HTTP2FramePayloadToHTTP1ServerCodec.self)
-            let reset = HTTP2Frame.FramePayload.rstStream(HTTP2ErrorCode(networkCode: Int(code.rawValue)))
-            codec?.writeAndFlush(NIOAny(reset), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.rstStream(HTTP2ErrorCode(networkCode: Int(code.rawValue)))), promise: nil)
         case .closeBeforeAnswer?:
             connection?.drop(abortive: true)
         case .closeAfterHeaders?:
-            let head = HTTPResponseHead(version: .http2, status: .ok, headers: Self.headers(of: answer))
-            context.writeAndFlush(wrapOutboundOut(.head(head))).assumeIsolated().whenComplete { [connection] _ in
+            let headers = HTTP2Frame.FramePayload.headers(.init(headers: Self.headers(of: answer, status: 200)))
+            context.writeAndFlush(wrapOutboundOut(headers)).assumeIsolated().whenComplete { [connection] _ in
                 connection?.drop(abortive: false)
             }
         case nil:
@@ -96,10 +128,13 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
         return remaining > .zero ? remaining : own
     }
 
-    private static func headers(of answer: APNsSimulator.Answer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        if let apnsID = answer.apnsID { headers.add(name: "apns-id", value: apnsID) }
-        for (name, value) in answer.headers { headers.add(name: name, value: value) }
+    private static func headers(of answer: APNsSimulator.Answer, status: Int) -> HPACKHeaders {
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(3 + answer.headers.count)
+        headers.add(name: ":status", value: String(status))
+        // Never the same twice: not worth a place in either side's HPACK table.
+        if let apnsID = answer.apnsID { headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable) }
+        for (name, value) in answer.headers { headers.add(name: name.lowercased(), value: value) }
         if !answer.body.isEmpty {
             headers.add(name: "content-type", value: "application/json")
             headers.add(name: "content-length", value: String(answer.body.count))
@@ -107,23 +142,15 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
         return headers
     }
 
+    /// The answer in one HEADERS frame that ends the stream, or HEADERS and one DATA frame with its body.
     private func write(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
-        // APNs ends a bodiless answer (every 200) with its HEADERS frame; NIO's HTTP/1 codec would add an
-        // empty DATA frame, which some clients try to read as JSON (aioapns drops the connection).
-        if answer.body.isEmpty,
-            let codec = try? context.pipeline.syncOperations.context(handlerType: HTTP2FramePayloadToHTTP1ServerCodec.self)
-        {
-            var headers = HPACKHeaders([(":status", String(answer.status))])
-            for (name, value) in Self.headers(of: answer) { headers.add(name: name.lowercased(), value: value) }
-            codec.writeAndFlush(NIOAny(HTTP2Frame.FramePayload.headers(.init(headers: headers, endStream: true))), promise: nil)
+        let headers = Self.headers(of: answer, status: answer.status)
+        guard !answer.body.isEmpty else {
+            context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
             return
         }
-        let status = HTTPResponseStatus(statusCode: answer.status)
-        let head = HTTPResponseHead(version: .http2, status: status, headers: Self.headers(of: answer))
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if !answer.body.isEmpty {
-            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
-        }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.write(wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
+        let body = context.channel.allocator.buffer(bytes: answer.body)
+        context.writeAndFlush(wrapOutboundOut(.data(.init(data: .byteBuffer(body), endStream: true))), promise: nil)
     }
 }
