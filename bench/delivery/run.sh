@@ -37,10 +37,14 @@ shapes=("-c 1 -m 100" "-c 4 -m 100" "-c 4 -m 250")
 wait_limit_seconds=$((120 + tokens / 250))
 rtt_ms="${LIVEGATE_BENCH_RTT_MS:-50}"
 sim_streams="${LIVEGATE_BENCH_SIM_STREAMS:-1000}"
-# The gateway's APNs connections and streams per connection (its own defaults unless set), which the rtt
-# baseline copies.
+# The gateway's APNs connections and streams per connection, which the rtt baseline copies: its own
+# defaults (4 × 500) unless set, but 100 streams when nghttpd (tls, h2c) is in the run, as nghttpd
+# advertises 100: more would only keep pushes waiting inside libcurl, and the figures compare with
+# the runs before issue 14.
+default_streams=500
+[[ " $receivers " == *" tls "* || " $receivers " == *" h2c "* ]] && default_streams=100
 export LIVEGATE_APNS_CONNECTIONS="${LIVEGATE_APNS_CONNECTIONS:-4}"
-export LIVEGATE_APNS_MAX_STREAMS="${LIVEGATE_APNS_MAX_STREAMS:-100}"
+export LIVEGATE_APNS_MAX_STREAMS="${LIVEGATE_APNS_MAX_STREAMS:-$default_streams}"
 rtt_streams=$((LIVEGATE_APNS_MAX_STREAMS < sim_streams ? LIVEGATE_APNS_MAX_STREAMS : sim_streams))
 
 scripts/install-deps.sh run >&2
@@ -225,7 +229,7 @@ clear_simulator() {
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) }'; }
 
 echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}," \
-    "max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-400}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
+    "APNs connections × streams $LIVEGATE_APNS_CONNECTIONS × $LIVEGATE_APNS_MAX_STREAMS, max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-$((LIVEGATE_APNS_CONNECTIONS * LIVEGATE_APNS_MAX_STREAMS))}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
 summary=()
 index=0
 for receiver in $receivers; do

@@ -31,8 +31,8 @@ struct APNsConnectionSettingsTests {
     }
 
     @Test(arguments: [
-        ([:], "connections=4 max_in_flight=400 max_streams=100"),
-        (["LIVEGATE_APNS_CONNECTIONS": "8"], "connections=8 max_in_flight=800 max_streams=100"),
+        ([:], "connections=4 max_in_flight=2000 max_streams=500"),
+        (["LIVEGATE_APNS_CONNECTIONS": "8"], "connections=8 max_in_flight=4000 max_streams=500"),
         (["LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_MAX_STREAMS": "250"], "connections=2 max_in_flight=500 max_streams=250"),
         (["LIVEGATE_APNS_MAX_STREAMS": "1000", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "64"], "connections=4 max_in_flight=64 max_streams=1000"),
         // 64 × 10,000 is more than in-flight's own ceiling.
