@@ -8,7 +8,7 @@ import PostgresClient
 /// delivery engine starts on it at once.
 public final class PostgresDispatchStore: DispatchStore {
     let pool: PostgresConnectionPool
-    private let updates: GroupCommitQueue<Dispatch, UpdateResolution, PostgresConnection>
+    private let updates: GroupCommitQueue<Dispatch, UpdateResolution>
     private let doorbell: DeliveryDoorbell?
     private let stops: DispatchStopSignals?
     private let supersedes: Bool
@@ -23,10 +23,9 @@ public final class PostgresDispatchStore: DispatchStore {
         self.stops = stops
         let supersedes = commitSettings.supersedes
         self.supersedes = supersedes
-        self.updates = GroupCommitQueue(
-            settings: commitSettings,
-            session: { body in try await pool.withConnection(body) },
-            write: { batch, connection in Self.writeUpdates(batch, supersede: supersedes, on: connection) })
+        self.updates = GroupCommitQueue(settings: commitSettings) { batch in
+            await Self.writeUpdates(batch, supersede: supersedes, pool: pool)
+        }
     }
 
     public func commitUpdate(
@@ -74,29 +73,26 @@ public final class PostgresDispatchStore: DispatchStore {
 
     /// One statement for the whole batch; if it fails on a row (say its app was deleted meanwhile), each
     /// row is tried alone so the others still commit.
-    static func writeUpdates(_ batch: [Dispatch], supersede: Bool, on connection: PostgresConnection)
-        -> GroupCommitQueue<Dispatch, UpdateResolution, PostgresConnection>.BatchOutcome
+    static func writeUpdates(_ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool) async
+        -> [Result<UpdateResolution, any Error>]
     {
         do {
-            return .written(try UpdateDispatchStatement.insert(batch, supersede: supersede, on: connection).map { .success($0) })
-        } catch let error as PostgresError where connection.isBroken {
-            return .brokeBeforeWriting(error)
+            return try await pool.withConnection { try UpdateDispatchStatement.insert(batch, supersede: supersede, on: $0) }
+                .map { .success($0) }
         } catch let error as PostgresError where error.code == .statementFailed && batch.count > 1 {
             var results: [Result<UpdateResolution, any Error>] = []
             for dispatch in batch {
                 do {
-                    results.append(.success(try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: connection)[0]))
+                    results.append(.success(try await pool.withConnection {
+                        try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: $0)[0]
+                    }))
                 } catch {
                     results.append(.failure(error))
-                    if connection.isBroken {
-                        results += batch.dropFirst(results.count).map { _ in .failure(error) }
-                        return .brokeWhileWriting(results)
-                    }
                 }
             }
-            return .written(results)
+            return results
         } catch {
-            return .written(batch.map { _ in .failure(error) })
+            return batch.map { _ in .failure(error) }
         }
     }
 }

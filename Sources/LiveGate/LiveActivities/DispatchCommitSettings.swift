@@ -1,9 +1,8 @@
 /// Group commit of update dispatches: concurrent requests share one INSERT (and one WAL flush), so
 /// accepting a message costs a fraction of a round trip when the gateway is busy.
 public struct DispatchCommitSettings: Sendable, Equatable {
-    /// Statements in flight at once: each is written by a drainer that holds one pooled connection for
-    /// as long as updates are queued. One is fastest on small machines (see docs/benchmarks.md): callers
-    /// queue behind it and share the next statement.
+    /// Statements in flight at once; each holds one pooled connection while it runs. One is fastest on
+    /// small machines (see docs/benchmarks.md): callers queue behind it and share the next statement.
     public var maximumConcurrentStatements: Int
     /// Rows one statement may carry.
     public var maximumRowsPerStatement: Int
