@@ -14,22 +14,8 @@ struct AioapnsInteropTests {
         let keys = try await TestKeyPair.make()
         defer { keys.remove() }
         let certificateFile = keys.folder.appendingPathComponent("sim-cert.pem").path
-        var started: (BackgroundProcess, Int)?
-        for _ in 0..<3 where started == nil {
-            let port = LiveGateBinary.freePort()
-            let process = try BackgroundProcess(
-                LiveGateBinary.path,
-                ["apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificateFile, "--latency-ms", "20",
-                 "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8"])
-            if (try? await BackgroundProcess.waitForPort(port)) != nil,
-                await APNsSimulatorTLSCommandTests.isSimulator(port: port, caFile: certificateFile)
-            {
-                started = (process, port)
-            } else {
-                process.stop()
-            }
-        }
-        let (simulator, port) = try #require(started)
+        let (simulator, port) = try await APNsFaultServeTests.startSimulator(
+            keys: keys, certificate: certificateFile, options: ["--latency-ms", "20"])
         defer { simulator.stop() }
         let control = SimulatorControlClient(port: port, caFile: certificateFile)
         let gone = String(repeating: "8b", count: 32)
