@@ -89,8 +89,7 @@ struct APNsSimulatorOptionsTests {
 
     /// 100 requests at once on one connection, with --latency-ms 1000: none is answered sooner than
     /// 1 s after it was sent, and all of them together in about 1 s: one after another would take 100 s.
-    /// (Alone it takes 1.05 s; the 5 s bound leaves room for a machine busy with other tests, where the
-    /// suite once took 3 s.)
+    /// (Alone it takes 1.05 s; each answer's own time is bounded, with room for a busy machine.)
     @Test func latencyAnswersEveryRequestThatLongAfterItArrivedWithoutSerialising() async throws {
         try await Self.withSimulator(options: ["--latency-ms", "1000"]) { port, _, certificate, control in
             #expect(try await Self.settings(control)["latency_ms"] as? Int == 1000)
@@ -115,7 +114,12 @@ struct APNsSimulatorOptionsTests {
             // libcurl reads its clock once per pass, so its timings may come a few ms short.
             #expect(soonest >= .milliseconds(990), "an answer came \(soonest) after its request")
             #expect(elapsed >= .milliseconds(1_000), "\(elapsed)")
-            #expect(elapsed < .milliseconds(5_000), "100 requests at 1 s latency took \(elapsed), the slowest answer \(responses.map(\.answerTime).max() ?? .zero)")
+            // Serialised, the last answer would come 100 s after it was sent. Each answer is timed from its
+            // own sending, so a busy machine's delay in handing the requests to libcurl (a clean-clone CI
+            // run took 5.5 s in all, with no answer slower than 1.5 s) does not enter it.
+            let slowest = try #require(responses.map(\.answerTime).max())
+            #expect(slowest < .milliseconds(5_000), "the slowest of 100 answers at 1 s latency took \(slowest)")
+            #expect(elapsed < .seconds(30), "100 requests at 1 s latency took \(elapsed), the slowest answer \(slowest)")
         }
     }
 
