@@ -1,27 +1,14 @@
+import APNsCore
 import Foundation
 
-/// `apns-id`s for one page of pushes: random version-4 UUIDs from a generator seeded once from the
-/// system's randomness, instead of a system call for every push. They need to be unique, not secret.
+/// `apns-id`s for one page of pushes: random version-4 UUIDs from a `SplitMix64` seeded once, instead
+/// of a system call for every push. They need to be unique, not secret.
 struct APNsIDGenerator {
-    private var state: UInt64
-
-    init() {
-        var system = SystemRandomNumberGenerator()
-        state = system.next()
-    }
-
-    /// SplitMix64: a full-period 64-bit sequence, so ids of one page never repeat.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var words = SplitMix64()
 
     mutating func nextID() -> UUID {
-        let high = next()
-        let low = next()
+        let high = words.next()
+        let low = words.next()
         var bytes = (
             UInt8(truncatingIfNeeded: high >> 56), UInt8(truncatingIfNeeded: high >> 48),
             UInt8(truncatingIfNeeded: high >> 40), UInt8(truncatingIfNeeded: high >> 32),
