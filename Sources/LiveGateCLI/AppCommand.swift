@@ -42,12 +42,7 @@ struct AppCommand: AsyncParsableCommand {
         func run() async throws {
             var credentials: APNsCredentials?
             if let teamId, let keyId, let keyFile {
-                let pem: String
-                do {
-                    pem = try String(contentsOfFile: keyFile, encoding: .utf8)
-                } catch {
-                    throw CLIError("cannot read --key-file \(keyFile)")
-                }
+                let pem = try readKeyFile(keyFile)
                 guard pem.contains("-----BEGIN PRIVATE KEY-----") else {
                     throw CLIError("--key-file is not a PKCS#8 PEM private key (an APNs .p8 file)")
                 }

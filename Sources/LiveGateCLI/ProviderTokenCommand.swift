@@ -15,12 +15,7 @@ struct ProviderTokenCommand: ParsableCommand {
     @Option(help: "Path to the .p8 signing key (PKCS#8 PEM, P-256).") var keyFile: String
 
     func run() throws {
-        let pem: String
-        do {
-            pem = try String(contentsOfFile: keyFile, encoding: .utf8)
-        } catch {
-            throw CLIError("cannot read --key-file \(keyFile)")
-        }
+        let pem = try readKeyFile(keyFile)
         let key: P256SigningKey
         do {
             key = try P256SigningKey(pem: pem)

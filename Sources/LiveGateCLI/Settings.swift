@@ -86,3 +86,12 @@ func printResult(_ lines: [String], value: String) {
     for line in lines { print(line) }
     print(value)
 }
+
+/// The text of a `--key-file` (an APNs `.p8`), or the error a person reads when it cannot be read.
+func readKeyFile(_ path: String) throws -> String {
+    do {
+        return try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+        throw CLIError("cannot read --key-file \(path)")
+    }
+}
