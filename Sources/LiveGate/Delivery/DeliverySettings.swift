@@ -2,8 +2,9 @@
 public struct DeliverySettings: Sendable {
     /// Devices fetched per page of a fan-out (one query each), and recorded together.
     public var pageSize: Int
-    /// Pushes waiting for APNs at once, across every dispatch this process delivers. The default is what
-    /// one endpoint's connections carry (4 connections × 100 streams): more would only wait in a queue.
+    /// Pushes waiting for APNs at once, across every dispatch this process delivers. The default here,
+    /// 400, is what 4 connections × 100 streams carry; `livegate serve` derives it instead from the APNs
+    /// connections and streams it uses (`LIVEGATE_APNS_CONNECTIONS` × `LIVEGATE_APNS_MAX_STREAMS`).
     public var maximumPushesInFlight: Int
     /// Pushes handed to the HTTP/2 client together (one task, one wake-up): an eighth of what may be in
     /// flight, so several batches keep the connections busy while others wait for their last answers.

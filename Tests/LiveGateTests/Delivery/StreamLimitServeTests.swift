@@ -14,8 +14,8 @@ struct StreamLimitServeTests {
 
     /// 600 devices over 2 connections of 100 streams. The first round's answers wait 2.5 s (within the
     /// gateway's 5 s APNs timeout); while they do, the limit drops to 5, with answers after 500 ms (the
-    /// gateway's 200 pushes in flight then wait up to 10 s for a stream, twice the timeout, which
-    /// waiting does not use), later to 1 with 20 ms answers (so that the test ends): the dispatch is
+    /// gateway's queued pushes then wait for a stream longer than the timeout, which waiting does not
+    /// use), later to 1 with 20 ms answers (so that the test ends): the dispatch is
     /// done with every device sent once, nothing failed or retried, and once the gateway acknowledged
     /// each lower limit it kept to it.
     @Test func aFanOutThroughALoweredStreamLimitFailsNothingAndLosesNothing() async throws {
@@ -59,7 +59,7 @@ struct StreamLimitServeTests {
                 bundleID: APNsSimulatorTests.bundleID, endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(simulatorPort)")!,
                 credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
             try await database.insertActivityTokens(devices, app: tenant.app, activityID: "final")
-            // 2 connections × 100 streams: 200 pushes in flight, derived.
+            // 2 connections × 500 streams (the default): 1,000 pushes in flight, derived.
             let gateway = try await DeliveryCrashTests.startGateway(
                 environment: LiveGateBinary.environment(
                     databaseURL: database.connectionString,
