@@ -61,40 +61,47 @@ public final class APNsSimulator: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let (number, refused, maximumStreams) = state.withLockedValue { state in
-                        state.faults.report.connections += 1
-                        return (state.faults.report.connections, state.faults.refusesTLS(now: .now), state.maximumConcurrentStreams)
-                    }
-                    try channel.pipeline.syncOperations.addHandler(SimulatedConnection(number: number))
-                    if refused {
-                        logger.info("TLS refused", metadata: ["connection": "\(number)"])
-                        try channel.pipeline.syncOperations.addHandler(TLSRefusalHandler(tls: sslContext != nil))
-                        return
-                    }
-                    if let sslContext {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    }
-                    var connection = NIOHTTP2Handler.ConnectionConfiguration()
-                    connection.initialSettings = [
-                        HTTP2Setting(parameter: .maxConcurrentStreams, value: maximumStreams),
-                        HTTP2Setting(parameter: .maxHeaderListSize, value: 1 << 16),
-                    ]
-                    _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: connection, streamConfiguration: Self.streamConfiguration,
-                        streamDelegate: StreamCounter(limits: streamLimits, number: number)
-                    ) { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandler(SimulatorStreamHandler(simulator: self))
-                        }
-                    }
-                    try channel.pipeline.syncOperations.addHandler(SettingsAcknowledgementWatcher(limits: streamLimits, number: number))
-                    streamLimits.register(number, channel: channel, limit: maximumStreams)
-                }
+                channel.eventLoop.makeCompletedFuture { try self.configure(connection: channel, tls: sslContext) }
             }
         let bound = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         channel.withLockedValue { $0 = bound }
         return bound.localAddress?.port ?? configuration.port
+    }
+
+    /// Sets up one accepted connection: TLS (or its refusal), HTTP/2, and a handler per stream.
+    private func configure(connection channel: any Channel, tls sslContext: NIOSSLContext?) throws {
+        let (number, refused, maximumStreams) = state.withLockedValue { state in
+            state.faults.report.connections += 1
+            return (state.faults.report.connections, state.faults.refusesTLS(now: .now), state.maximumConcurrentStreams)
+        }
+        try channel.pipeline.syncOperations.addHandler(SimulatedConnection(number: number))
+        if refused {
+            logger.info("TLS refused", metadata: ["connection": "\(number)"])
+            try channel.pipeline.syncOperations.addHandler(TLSRefusalHandler(tls: sslContext != nil))
+            return
+        }
+        if let sslContext {
+            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+        }
+        var connection = NIOHTTP2Handler.ConnectionConfiguration()
+        connection.initialSettings = [
+            HTTP2Setting(parameter: .maxConcurrentStreams, value: maximumStreams),
+            HTTP2Setting(parameter: .maxHeaderListSize, value: 1 << 16),
+        ]
+        // Below HTTP/2, whose streams' flushes it may hold until their answers are all written.
+        let delayedAnswers = NIOLoopBound(DelayedAnswers(), eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.addHandler(delayedAnswers.value)
+        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+            mode: .server, connectionConfiguration: connection, streamConfiguration: Self.streamConfiguration,
+            streamDelegate: StreamCounter(limits: streamLimits, number: number)
+        ) { stream in
+            stream.eventLoop.makeCompletedFuture {
+                try stream.pipeline.syncOperations.addHandler(
+                    SimulatorStreamHandler(simulator: self, delayedAnswers: delayedAnswers.value))
+            }
+        }
+        try channel.pipeline.syncOperations.addHandler(SettingsAcknowledgementWatcher(limits: streamLimits, number: number))
+        streamLimits.register(number, channel: channel, limit: maximumStreams)
     }
 
     /// libcurl 7.88, the gateway's HTTP/2 client on Debian 12, sends a RST_STREAM for every stream once it

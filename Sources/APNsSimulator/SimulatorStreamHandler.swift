@@ -12,6 +12,8 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTP2Frame.FramePayload
 
     private let simulator: APNsSimulator
+    /// The connection's answers held back by latency or a token's delay.
+    private let delayedAnswers: DelayedAnswers
     private var request: (method: String, path: String, headers: [String: String])?
     private var body: [UInt8] = []
     private var connection: SimulatedConnection?
@@ -19,8 +21,9 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     /// When the request's headers came: its answer goes out the simulator's latency after that.
     private var arrival = NIODeadline.now()
 
-    init(simulator: APNsSimulator) {
+    init(simulator: APNsSimulator, delayedAnswers: DelayedAnswers) {
         self.simulator = simulator
+        self.delayedAnswers = delayedAnswers
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -113,11 +116,7 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
                 write(answer, context: context)
                 return
             }
-            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            context.eventLoop.scheduleTask(in: delay) {
-                let (handler, context) = loopBound.value
-                handler.write(answer, context: context)
-            }
+            delayedAnswers.send(at: .now() + delay) { [self] in write(answer, context: context) }
         }
     }
 
