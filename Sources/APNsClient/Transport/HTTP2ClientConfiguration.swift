@@ -16,6 +16,16 @@ public struct HTTP2ClientConfiguration: Sendable {
     /// 2.2 times as fast as 100 at a 50 ms round trip (bench/delivery `rtt`); 1,000 bought no more on 2
     /// cores, and would keep pushes a 500-stream server cannot take waiting inside libcurl.
     public var maximumStreamsPerConnection: Int
+    /// libcurl threads (multi handles) the connections are spread over, each with its share: one thread
+    /// carries about 20,000 requests a second (bench/delivery), more use more cores. At most one per
+    /// connection.
+    public var threads: Int
+    /// Each thread's connections: `maximumConnectionsPerHost` shared out as evenly as it goes.
+    public var connectionsPerLane: [Int] {
+        let lanes = max(1, min(threads, maximumConnectionsPerHost))
+        let connections = max(1, maximumConnectionsPerHost)
+        return (0..<lanes).map { connections / lanes + ($0 < connections % lanes ? 1 : 0) }
+    }
     /// Requests handed to libcurl at once: what the connections can carry. Beyond it requests wait in
     /// the client's own queue, which costs nothing per request, where libcurl's pending list costs more
     /// the longer it is.
@@ -32,13 +42,14 @@ public struct HTTP2ClientConfiguration: Sendable {
 
     public init(
         connectTimeout: Duration = .seconds(10), responseTimeout: Duration = .seconds(30),
-        maximumConnectionsPerHost: Int = 4, maximumStreamsPerConnection: Int = 500, trustedCAFile: String? = nil,
-        responseHeaderNames: Set<String>? = nil
+        maximumConnectionsPerHost: Int = 4, maximumStreamsPerConnection: Int = 500, threads: Int = 1,
+        trustedCAFile: String? = nil, responseHeaderNames: Set<String>? = nil
     ) {
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout
         self.maximumConnectionsPerHost = maximumConnectionsPerHost
         self.maximumStreamsPerConnection = maximumStreamsPerConnection
+        self.threads = threads
         self.trustedCAFile = trustedCAFile
         self.responseHeaderNames = responseHeaderNames
         self.keptResponseHeaderBytes = Self.bytes(of: responseHeaderNames)

@@ -94,6 +94,32 @@ struct CurlHTTP2ClientTests {
         }
     }
 
+    /// With 2 threads, 2 connections are each a lane's: two batches sent at once go out on both, 40
+    /// streams each (answers held 300 ms, so all are open together). On one thread, libcurl opens a
+    /// second connection only when the first has no stream free: all 80 share one.
+    @Test(arguments: [2, 1])
+    func threadsSpreadTheConnectionsAndBatchesGoToTheLeastBusy(threads: Int) async throws {
+        try await APNsSimulatorOptionsTests.withSimulator(options: ["--latency-ms", "300"]) { port, _, certificate, control in
+            let client = CurlHTTP2Client(
+                configuration: .init(
+                    maximumConnectionsPerHost: 2, maximumStreamsPerConnection: 100, threads: threads, trustedCAFile: certificate))
+            #expect(client.configuration.connectionsPerLane == (threads == 2 ? [1, 1] : [2]))
+            // Without a provider token: 403s, which answer as well as 200s here.
+            let requests = (0..<80).map {
+                HTTP2Request(url: "https://127.0.0.1:\(port)/3/device/\(String(format: "%064x", $0))", body: Array("{}".utf8))
+            }
+            let first = Array(requests[..<40]), second = Array(requests[40...])
+            async let one = client.send(batch: first)
+            async let two = client.send(batch: second)
+            let answers = await one + two
+            await client.shutdown()
+            #expect(answers.allSatisfy { (try? $0.get())?.status == 403 }, "\(answers.prefix(3))")
+            let busy = try await APNsSimulatorOptionsTests.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 1 }
+            #expect(busy.count == threads, "\(busy)")
+            #expect(busy.map { $0["most_streams_ever"] as? Int ?? 0 }.reduce(0, +) == 80, "\(busy)")
+        }
+    }
+
     /// h2c (local simulators): every request gets its own connection, because libcurl 7.88 cannot reuse
     /// one with prior knowledge; what matters is that each request is answered.
     @Test func cleartextRequestsEachSucceed() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `LIVEGATE_APNS_CONNECTIONS`, `LIVEGATE_APNS_MAX_STREAMS` and `LIVEGATE_DELIVERY_MAX_IN_FLIGHT` as
+/// `LIVEGATE_APNS_CONNECTIONS`, `LIVEGATE_APNS_MAX_STREAMS`, `LIVEGATE_APNS_THREADS` and `LIVEGATE_DELIVERY_MAX_IN_FLIGHT` as
 /// `livegate serve` reads them: the settings in force, in-flight derived from the other two unless set,
 /// are in its "APNs connections" line at start; a value out of range stops it with why.
 @Suite("APNs connection settings from the environment")
@@ -11,7 +11,10 @@ struct APNsConnectionSettingsTests {
     /// connection settings or exited: that line, or nil with the exit status and what it printed.
     static func start(with settings: [String: String]) async throws -> (line: String?, status: Int32?, stderr: String) {
         try await TestDatabase.with { database in
-            var extra = ["LIVEGATE_APNS_CONNECTIONS": "", "LIVEGATE_APNS_MAX_STREAMS": "", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": ""]
+            var extra = [
+                "LIVEGATE_APNS_CONNECTIONS": "", "LIVEGATE_APNS_MAX_STREAMS": "", "LIVEGATE_APNS_THREADS": "",
+                "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "",
+            ]
             extra.merge(settings) { $1 }
             extra["LIVEGATE_LOG_LEVEL"] = "info"
             let script = """
@@ -30,13 +33,21 @@ struct APNsConnectionSettingsTests {
         }
     }
 
+    /// Threads default to one per core, at most one per connection.
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     @Test(arguments: [
-        ([:], "connections=4 max_in_flight=2000 max_streams=500"),
-        (["LIVEGATE_APNS_CONNECTIONS": "8"], "connections=8 max_in_flight=4000 max_streams=500"),
-        (["LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_MAX_STREAMS": "250"], "connections=2 max_in_flight=500 max_streams=250"),
-        (["LIVEGATE_APNS_MAX_STREAMS": "1000", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "64"], "connections=4 max_in_flight=64 max_streams=1000"),
+        ([:], "connections=4 max_in_flight=2000 max_streams=500 threads=\(min(4, cores))"),
+        (["LIVEGATE_APNS_CONNECTIONS": "8"], "connections=8 max_in_flight=4000 max_streams=500 threads=\(min(8, cores))"),
+        (["LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_MAX_STREAMS": "250", "LIVEGATE_APNS_THREADS": "1"],
+         "connections=2 max_in_flight=500 max_streams=250 threads=1"),
+        (["LIVEGATE_APNS_MAX_STREAMS": "1000", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "64", "LIVEGATE_APNS_THREADS": "3"],
+         "connections=4 max_in_flight=64 max_streams=1000 threads=3"),
+        // No more threads than connections.
+        (["LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_THREADS": "8"], "connections=2 max_in_flight=1000 max_streams=500 threads=2"),
         // 64 × 10,000 is more than in-flight's own ceiling.
-        (["LIVEGATE_APNS_CONNECTIONS": "64", "LIVEGATE_APNS_MAX_STREAMS": "10000"], "connections=64 max_in_flight=100000 max_streams=10000"),
+        (["LIVEGATE_APNS_CONNECTIONS": "64", "LIVEGATE_APNS_MAX_STREAMS": "10000", "LIVEGATE_APNS_THREADS": "8"],
+         "connections=64 max_in_flight=100000 max_streams=10000 threads=8"),
     ])
     func theSettingsInForceAreLoggedAtStart(settings: [String: String], expected: String) async throws {
         let started = try await Self.start(with: settings)
@@ -49,6 +60,8 @@ struct APNsConnectionSettingsTests {
         (["LIVEGATE_APNS_CONNECTIONS": "65"], "LIVEGATE_APNS_CONNECTIONS must be a whole number from 1 to 64"),
         (["LIVEGATE_APNS_MAX_STREAMS": "0"], "LIVEGATE_APNS_MAX_STREAMS must be a whole number from 1 to 10000"),
         (["LIVEGATE_APNS_MAX_STREAMS": "many"], "LIVEGATE_APNS_MAX_STREAMS must be a whole number from 1 to 10000"),
+        (["LIVEGATE_APNS_THREADS": "0"], "LIVEGATE_APNS_THREADS must be a whole number from 1 to 64"),
+        (["LIVEGATE_APNS_THREADS": "65"], "LIVEGATE_APNS_THREADS must be a whole number from 1 to 64"),
         (["LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "100001"], "LIVEGATE_DELIVERY_MAX_IN_FLIGHT must be a whole number from 1 to 100000"),
     ])
     func valuesOutOfRangeStopTheGatewayWithWhy(settings: [String: String], message: String) async throws {

@@ -1,0 +1,198 @@
+import CCurl
+import DequeModule
+import Foundation
+import Synchronization
+
+/// One libcurl multi handle and the thread that drives it: a share of a `CurlHTTP2Client`'s
+/// connections and the requests sent on them.
+///
+/// libcurl blocks in `curl_multi_poll`, so the handle lives on a thread of its own: callers hand
+/// requests over through a locked queue and `curl_multi_wakeup`, and are resumed from that thread.
+/// The thread owns the multi handle and every easy handle, reuses easy handles between requests, and
+/// frees each exactly once when it stops.
+final class CurlLane: Sendable {
+    private struct Inbox {
+        var queue: [CurlTransfer] = []
+        var isShutDown = false
+        /// Callers of `shutdown()` waiting for the thread to close everything.
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Set by the thread before it frees the multi handle: from then on nobody may wake it.
+        var hasStopped = false
+        /// A wake-up is on its way: requests queued meanwhile need no other (one syscall, not one per push).
+        var wakeupPending = false
+    }
+
+    private static let globalInit: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    /// Easy handles kept for reuse: as many as are commonly in flight, so a busy client neither makes
+    /// nor frees handles in its steady state.
+    private static let idleHandleLimit = 4096
+
+    /// This lane's share of the client's settings: its connections, and the requests they carry at once.
+    let configuration: HTTP2ClientConfiguration
+    private let multi: CurlMultiHandle
+    private let inbox = Mutex(Inbox())
+
+    init(configuration: HTTP2ClientConfiguration, name: String) {
+        precondition(Self.globalInit, "curl_global_init failed")
+        self.configuration = configuration
+        self.multi = CurlMultiHandle(configuration: configuration)
+        let thread = Thread { [self] in self.runLoop() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Queues transfers for the lane's thread, or fails them if the client is shut down.
+    func hand(_ transfers: [CurlTransfer]) {
+        // Woken under the lock, so the wake-up cannot reach a multi handle the thread has freed.
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !inbox.isShutDown else { return false }
+            inbox.queue.append(contentsOf: transfers)
+            if !inbox.wakeupPending {
+                inbox.wakeupPending = true
+                curl_multi_wakeup(multi.handle)
+            }
+            return true
+        }
+        if !accepted {
+            let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client is shut down")
+            for transfer in transfers { transfer.completion.finish(.failure(shutDown)) }
+        }
+    }
+
+    /// Fails requests still waiting or in flight, closes the connections and ends the thread.
+    func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let alreadyStopped = inbox.withLock { inbox -> Bool in
+                inbox.isShutDown = true
+                if inbox.hasStopped { return true }
+                inbox.stopWaiters.append(continuation)
+                curl_multi_wakeup(multi.handle)
+                return false
+            }
+            if alreadyStopped { continuation.resume() }
+        }
+    }
+
+    // MARK: - The lane's thread
+
+    private func runLoop() {
+        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        var idle: [UnsafeMutableRawPointer] = []
+        // Requests beyond what the connections can carry wait here, in order, not in libcurl.
+        var waiting = Deque<CurlTransfer>()
+        // Handles keep the options every request shares (set once); the value says for which scheme.
+        var configured: [UnsafeMutableRawPointer: Bool] = [:]
+        let deadlines = ResponseDeadlines(timeout: configuration.responseTimeout)
+        // A handle whose transfer ended goes back for reuse, up to the limit.
+        func recycle(_ easy: UnsafeMutableRawPointer) {
+            if idle.count < Self.idleHandleLimit {
+                idle.append(easy)
+            } else {
+                configured[easy] = nil
+                curl_easy_cleanup(easy)
+            }
+        }
+        while true {
+            let (incoming, stopping) = inbox.withLock { inbox in
+                defer {
+                    inbox.queue = []
+                    inbox.wakeupPending = false
+                }
+                return (inbox.queue, inbox.isShutDown)
+            }
+            waiting.append(contentsOf: incoming)
+            if stopping {
+                let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client shut down before an answer came")
+                while let transfer = waiting.popFirst() { transfer.completion.finish(.failure(shutDown)) }
+                for (easy, transfer) in active {
+                    curl_multi_remove_handle(multi.handle, easy)
+                    curl_easy_cleanup(easy)
+                    transfer.completion.finish(.failure(shutDown))
+                }
+                break
+            }
+            while active.count < configuration.maximumTransfersInProgress, let transfer = waiting.popFirst() {
+                let easy = idle.popLast() ?? curl_easy_init()
+                guard let easy else {
+                    transfer.completion.finish(.failure(HTTP2TransportError(.invalidRequest, "curl_easy_init failed")))
+                    continue
+                }
+                let cleartext = CurlRequestSetup.isCleartext(transfer.request.url)
+                if configured[easy] != cleartext {
+                    if configured[easy] != nil { curl_easy_reset(easy) }
+                    configured[easy] = nil
+                    if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext) {
+                        idle.append(easy)
+                        transfer.completion.finish(.failure(problem))
+                        continue
+                    }
+                    configured[easy] = cleartext
+                }
+                if let problem = CurlRequestSetup.apply(transfer, to: easy) {
+                    idle.append(easy)
+                    transfer.completion.finish(.failure(problem))
+                    continue
+                }
+                transfer.easy = easy
+                transfer.deadlines = deadlines
+                active[easy] = transfer
+                curl_multi_add_handle(multi.handle, easy)
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi.handle, &running)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi.handle, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let transfer = active.removeValue(forKey: easy)
+                else { continue }
+                let result = message.pointee.data.result
+                curl_multi_remove_handle(multi.handle, easy)
+                transfer.completion.finish(CurlRequestSetup.outcome(of: transfer, easy: easy, result: result))
+                recycle(easy)
+            }
+            // Requests sent and not answered in time: removing the handle resets the stream.
+            let now = ContinuousClock.now
+            let (overdue, nextDeadline) = deadlines.overdue(now: now) { easy in active[easy]?.sentSerial }
+            for easy in overdue {
+                guard let transfer = active.removeValue(forKey: easy) else { continue }
+                curl_multi_remove_handle(multi.handle, easy)
+                transfer.completion.finish(
+                    .failure(HTTP2TransportError(.timedOut, "no answer within \(deadlines.timeout) of sending the request")))
+                recycle(easy)
+            }
+            // Answers freed room for queued requests: start them now rather than after the next wait.
+            if !waiting.isEmpty && active.count < configuration.maximumTransfersInProgress { continue }
+            // Woken by libcurl's sockets and timers, a new request, or the next response deadline.
+            let untilDeadline = nextDeadline.map { max(0, ($0 - now).curlMilliseconds) } ?? 1000
+            curl_multi_poll(multi.handle, nil, 0, Int32(min(1000, untilDeadline)), nil)
+        }
+        for easy in idle { curl_easy_cleanup(easy) }
+        let waiters = inbox.withLock { inbox -> [CheckedContinuation<Void, Never>] in
+            inbox.hasStopped = true
+            defer { inbox.stopWaiters = [] }
+            return inbox.stopWaiters
+        }
+        // Closes the connections now, not whenever the client object goes away.
+        multi.cleanup()
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// The multi handle. The client's thread owns it and frees it once, when it stops; other threads only
+/// wake it (`curl_multi_wakeup` is thread-safe), under the client's lock and never after that.
+final class CurlMultiHandle: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+
+    init(configuration: HTTP2ClientConfiguration) {
+        guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed") }
+        handle = multi
+        lg_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        lg_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
+        lg_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, configuration.maximumStreamsPerConnection)
+    }
+
+    /// Called once, by the client's thread as it ends.
+    func cleanup() {
+        curl_multi_cleanup(handle)
+    }
+}
