@@ -6,7 +6,8 @@ public struct HTTP2ClientConfiguration: Sendable {
     /// connection or a free stream first (the server's stream limit reached) is not timed meanwhile: it
     /// waits as long as the requests ahead of it take, each within its own timeout.
     public var responseTimeout: Duration
-    /// More connections to one host open only when the streams of the open ones are all in use.
+    /// Connections to one host, shared out over `threads`: a thread opens another of its connections
+    /// only when the streams of its open ones are all in use.
     public var maximumConnectionsPerHost: Int
     /// The most streams used per connection; fewer when the server's SETTINGS_MAX_CONCURRENT_STREAMS
     /// says so, also when it lowers it mid-connection: libcurl 7.88 re-reads it from every SETTINGS frame
