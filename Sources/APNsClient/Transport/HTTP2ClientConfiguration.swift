@@ -1,4 +1,4 @@
-/// Settings of one HTTP/2 client (one libcurl multi handle and its thread).
+/// Settings of one HTTP/2 client (`threads` libcurl multi handles, each on a thread of its own).
 public struct HTTP2ClientConfiguration: Sendable {
     /// For setting up each connection: resolving the host, TCP, and TLS.
     public var connectTimeout: Duration
