@@ -47,6 +47,8 @@ extension APNsSimulator {
         .object([
             "latency_ms": .number(String(latency.nanoseconds / 1_000_000)),
             "max_streams": .number(String(maximumConcurrentStreams)),
+            "retained_pushes": .number(String(configuration.retainedPushes)),
+            "dropped_pushes": .number(String(droppedPushes)),
             "connections": .array(
                 connectionStreams.map { connection in
                     .object([

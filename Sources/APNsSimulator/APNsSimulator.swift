@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -13,7 +14,10 @@ import NIOSSL
 /// their management API and broadcasts (`APNsSimulator+Channels.swift`).
 public final class APNsSimulator: Sendable {
     struct State {
-        var received: [SimulatedPush] = []
+        /// The newest accepted pushes, at most `configuration.retainedPushes`.
+        var received = Deque<SimulatedPush>()
+        /// Accepted pushes dropped from `received` to keep to that limit, since the last clear.
+        var droppedPushes = 0
         var behaviors: [String: SimulatedBehavior] = [:]
         var rejections: [String: Int] = [:]
         var channels = SimulatedChannels()
@@ -127,15 +131,21 @@ public final class APNsSimulator: Sendable {
         try? await group.shutdownGracefully()
     }
 
-    /// Every push answered 200, in arrival order.
-    public var received: [SimulatedPush] { state.withLockedValue { $0.received } }
+    /// Every push answered 200, in arrival order: the newest `configuration.retainedPushes` of them.
+    public var received: [SimulatedPush] { state.withLockedValue { Array($0.received) } }
+
+    /// Accepted pushes no longer in `received`, dropped (oldest first) to keep to its limit.
+    public var droppedPushes: Int { state.withLockedValue { $0.droppedPushes } }
 
     /// How many pushes were refused, by reason.
     public var rejections: [String: Int] { state.withLockedValue { $0.rejections } }
 
     /// Forgets the pushes received so far.
     public func clearReceived() {
-        state.withLockedValue { $0.received.removeAll() }
+        state.withLockedValue { state in
+            state.received.removeAll()
+            state.droppedPushes = 0
+        }
     }
 
     public func setBehavior(_ behavior: SimulatedBehavior?, for deviceToken: String) {
@@ -187,6 +197,13 @@ public final class APNsSimulator: Sendable {
                         SimulatedPush(
                             deviceToken: token, headers: headers, payload: body, receivedAt: now, connection: connection,
                             stream: stream, fault: fault))
+                    if state.received.count > configuration.retainedPushes {
+                        state.received.removeFirst()
+                        state.droppedPushes += 1
+                        if state.droppedPushes == 1 {
+                            logger.info("oldest recorded pushes dropped", metadata: ["retained_pushes": "\(configuration.retainedPushes)"])
+                        }
+                    }
                 }
                 // Per push: debug, as a library logs (at info it cost the simulator its throughput).
                 logger.debug(

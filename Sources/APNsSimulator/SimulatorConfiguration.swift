@@ -28,13 +28,17 @@ public struct SimulatorConfiguration: Sendable {
     /// Broadcast channels one bundle id may have (APNs: 10,000 per environment); creating another is
     /// answered `CannotCreateChannelConfig`. Small in tests, to reach it.
     public var maximumChannelsPerApp: Int
+    /// Accepted pushes kept for `received` and `GET /_sim/pushes`, the newest; older ones are dropped
+    /// (and counted), so a simulator left running keeps its memory bounded (about 1.5 KB a push).
+    public var retainedPushes: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls: SimulatorTLS? = nil,
         providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500,
-        maximumChannelsPerApp: Int = 10_000, latency: Duration = .zero
+        maximumChannelsPerApp: Int = 10_000, latency: Duration = .zero, retainedPushes: Int = 1_000_000
     ) {
         self.latency = latency
+        self.retainedPushes = retainedPushes
         self.host = host
         self.port = port
         self.tls = tls
@@ -47,11 +51,11 @@ public struct SimulatorConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 0, tls files: (certificateFile: String, privateKeyFile: String),
         providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500, maximumChannelsPerApp: Int = 10_000,
-        latency: Duration = .zero
+        latency: Duration = .zero, retainedPushes: Int = 1_000_000
     ) {
         self.init(
             host: host, port: port, tls: SimulatorTLS.files(certificateFile: files.certificateFile, privateKeyFile: files.privateKeyFile),
             providerKeys: providerKeys, maximumConcurrentStreams: maximumConcurrentStreams,
-            maximumChannelsPerApp: maximumChannelsPerApp, latency: latency)
+            maximumChannelsPerApp: maximumChannelsPerApp, latency: latency, retainedPushes: retainedPushes)
     }
 }

@@ -47,6 +47,8 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
     var latencyMs = 0
     @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS to advertise: streams a client may have open on one connection (APNs: 500 to 1,000).")
     var maxStreams = 500
+    @Option(help: "Accepted pushes kept for GET /_sim/pushes, the newest; older ones are dropped (counted in GET /_sim/settings), about 1.5 KB each.")
+    var retainPushes = 1_000_000
 
     func run() async throws {
         var keys: [String: SimulatorConfiguration.ProviderKey] = [:]
@@ -63,7 +65,8 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
         let simulator = APNsSimulator(
             configuration: SimulatorConfiguration(
                 host: host, port: port, tls: tls, providerKeys: keys, maximumConcurrentStreams: maxStreams,
-                maximumChannelsPerApp: channelLimit, latency: .milliseconds(latencyMs)), logger: logger)
+                maximumChannelsPerApp: channelLimit, latency: .milliseconds(latencyMs), retainedPushes: retainPushes),
+            logger: logger)
         let group = ServiceGroup(
             configuration: .init(
                 services: [SimulatorService(simulator: simulator, logger: logger)],
@@ -91,6 +94,7 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
     func validate() throws {
         if channelLimit < 0 { throw ValidationError("--channel-limit cannot be negative") }
         if !(0...600_000).contains(latencyMs) { throw ValidationError("--latency-ms takes 0 to 600000") }
+        if !(0...100_000_000).contains(retainPushes) { throw ValidationError("--retain-pushes takes 0 to 100000000") }
         if maxStreams < 1 || maxStreams > Int(Int32.max) { throw ValidationError("--max-streams takes 1 to \(Int32.max)") }
         if tls, tlsCertificate != nil || tlsKey != nil {
             throw ValidationError("--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both")

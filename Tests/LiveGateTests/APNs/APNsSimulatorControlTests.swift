@@ -11,6 +11,7 @@ struct APNsSimulatorControlTests {
     /// A simulator over TLS with a certificate it made (`SelfSignedCertificate`), an app whose pushes go
     /// to it, a sender that trusts that certificate, and a control client that does too.
     static func withSimulator(
+        retainedPushes: Int = 1_000_000,
         _ body: (_ simulator: APNsSimulator, _ app: App, _ sender: APNsSender, _ control: SimulatorControlClient) async throws -> Void
     ) async throws {
         let keys = try await TestKeyPair.make()
@@ -21,7 +22,8 @@ struct APNsSimulatorControlTests {
         let simulator = APNsSimulator(
             configuration: SimulatorConfiguration(
                 tls: .pem(certificate: identity.certificatePEM, privateKey: identity.privateKeyPEM),
-                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))]),
+                providerKeys: ["KEY1234567": .init(teamID: "TEAM123456", publicKey: try P256PublicKey(pem: keys.publicPEM))],
+                retainedPushes: retainedPushes),
             logger: .quiet)
         let port = try await simulator.start()
         let sender = APNsSender(transport: .init(trustedCAFile: caFile))
@@ -130,6 +132,27 @@ struct APNsSimulatorControlTests {
                 return
             }
             #expect(try await control.pushes().map { $0["device_token"] as? String } == [flaky])
+        }
+    }
+
+    /// A simulator keeping 3 pushes: after 5, `GET /_sim/pushes` has the newest 3, `GET /_sim/settings`
+    /// counts the 2 dropped, and `DELETE /_sim/pushes` starts both afresh. Every push was answered 200.
+    @Test func onlyTheNewestPushesAreKeptAndTheDroppedAreCounted() async throws {
+        try await Self.withSimulator(retainedPushes: 3) { simulator, app, sender, control in
+            let tokens = (1...5).map { String(format: "%064x", $0) }
+            for token in tokens {
+                #expect(await sender.send(APNsSimulatorTests.push(token), app: app) == Self.delivered)
+            }
+            #expect(try await control.pushes().map { $0["device_token"] as? String } == Array(tokens.suffix(3)))
+            #expect(simulator.droppedPushes == 2)
+            let settings = try await control.request("GET", "/_sim/settings")
+            let shown = try #require(try JSONSerialization.jsonObject(with: Data(settings.body)) as? [String: Any])
+            #expect(shown["retained_pushes"] as? Int == 3 && shown["dropped_pushes"] as? Int == 2, "\(shown)")
+
+            #expect(try await control.request("DELETE", "/_sim/pushes").status == 204)
+            #expect(simulator.droppedPushes == 0 && simulator.received.isEmpty)
+            #expect(await sender.send(APNsSimulatorTests.push(tokens[0]), app: app) == Self.delivered)
+            #expect(try await control.pushes().map { $0["device_token"] as? String } == [tokens[0]])
         }
     }
 

@@ -126,6 +126,7 @@ struct APNsSimulatorOptionsTests {
     @Test(arguments: [
         (["--latency-ms=-1"], "--latency-ms takes 0 to 600000"),
         (["--latency-ms", "600001"], "--latency-ms takes 0 to 600000"),
+        (["--retain-pushes=-1"], "--retain-pushes takes 0 to 100000000"),
         (["--max-streams", "0"], "--max-streams takes 1 to 2147483647"),
         (["--max-streams", "2147483648"], "--max-streams takes 1 to 2147483647"),
         (["--max-streams", "many"], "The value 'many' is invalid for '--max-streams <max-streams>'"),
