@@ -18,50 +18,19 @@ struct APNsFaultServeTests {
     /// has the update, a second time only after a copy whose answer was lost; the dispatch resource
     /// counts 300 sent, the metrics one 200 per device, and the activity log has nothing.
     @Test func aFanOutThroughResetsGoAwaysAndAnOutageServesEveryDevice() async throws {
-        let keys = try await TestKeyPair.make()
-        defer { keys.remove() }
-        let certificate = keys.folder.appendingPathComponent("apns-sim.pem").path
-        let (simulator, simulatorPort) = try await Self.startSimulator(keys: keys, certificate: certificate)
-        defer { simulator.stop() }
-        let control = SimulatorControlClient(port: simulatorPort, caFile: certificate)
-        let failure: (any Error)?
-        do {
-            try await Self.fanOut(control: control, keys: keys, certificate: certificate, simulatorPort: simulatorPort)
-            failure = nil
-        } catch {
-            failure = error
-        }
-        await control.shutdown()
-        if let failure { throw failure }
-    }
-
-    static func fanOut(control: SimulatorControlClient, keys: TestKeyPair, certificate: String, simulatorPort: Int) async throws {
-        try await TestDatabase.with { database in
-            let tenant = try await database.makeTenant(
-                bundleID: APNsSimulatorTests.bundleID, endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(simulatorPort)")!,
-                credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
-            try await database.insertActivityTokens(devices, app: tenant.app, activityID: "final")
-            // Answers after 200 ms keep the fan-out under way (about a second) when the faults strike.
-            for device in devices {
-                #expect(try await control.request("PUT", "/_sim/tokens/\(device)", body: #"{"delay_ms":200}"#).status == 200)
+        try await ServedFanOut.run(
+            devices: Self.devices, simulatorOptions: [],
+            environment: ["LIVEGATE_DELIVERY_PAGE_SIZE": "100", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "64"],
+            prepare: { (control: SimulatorControlClient) async throws in
+                // Answers after 200 ms keep the fan-out under way (about a second) when the faults strike.
+                for device in Self.devices {
+                    #expect(try await control.request("PUT", "/_sim/tokens/\(device)", body: #"{"delay_ms":200}"#).status == 200)
+                }
+                #expect(try await control.request("PUT", "/_sim/faults/streams", body: #"{"every":70,"fault":"reset_stream","error_code":"INTERNAL_ERROR","times":2}"#).status == 200)
+                #expect(try await control.request("PUT", "/_sim/faults/tokens/\(Self.cutOff)", body: #"{"fault":"close_after_headers"}"#).status == 200)
             }
-            #expect(try await control.request("PUT", "/_sim/faults/streams", body: #"{"every":70,"fault":"reset_stream","error_code":"INTERNAL_ERROR","times":2}"#).status == 200)
-            #expect(try await control.request("PUT", "/_sim/faults/tokens/\(Self.cutOff)", body: #"{"fault":"close_after_headers"}"#).status == 200)
-            let gateway = try await DeliveryCrashTests.startGateway(
-                environment: LiveGateBinary.environment(
-                    databaseURL: database.connectionString,
-                    ["LIVEGATE_APNS_CA_FILE": certificate, "LIVEGATE_DELIVERY_PAGE_SIZE": "100", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "64"]))
-            defer { gateway.process.stop() }
-            let base = "http://127.0.0.1:\(gateway.port)"
-            let auth = ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"]
-            let before = try await PrometheusScrape.scrape("\(base)/metrics")
-
-            let accepted = try await CurlHTTPClient.request(
-                "POST", base + "/messages/live_activity/update", headers: auth,
-                body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"final","content_state":{"home":2,"away":1}}"#.utf8))
-            #expect(accepted.status == 201, "\(accepted.text)")
-            let id = try #require(accepted.json?["dispatch_id"] as? String)
-
+        ) { fanOut in
+            let control = fanOut.control
             try await DeliveryCrashTests.waitUntil("the fan-out is under way") { try await control.pushes().count >= 20 }
             // The next connection, the first the gateway opens after a GOAWAY, is refused: a time window
             // could end before a slow machine's gateway reconnects, and then test nothing.
@@ -69,16 +38,11 @@ struct APNsFaultServeTests {
             // Each of the gateway's connections (at most 4) goes away after its next push.
             #expect(try await control.request("PUT", "/_sim/faults/goaway", body: #"{"after_streams":1,"connections":4}"#).status == 200)
 
-            try await DeliveryCrashTests.waitUntil("the dispatch is done", timeout: .seconds(90)) {
-                let resource = try await CurlHTTPClient.request("GET", base + "/messages/live_activity/dispatches/\(id)", headers: auth)
-                return resource.json?["status"] as? String == "done"
-            }
-            let resource = try await CurlHTTPClient.request("GET", base + "/messages/live_activity/dispatches/\(id)", headers: auth)
-            let counts = try #require(resource.json?["devices"] as? [String: Any])
-            #expect(counts["sent"] as? Int == devices.count, "\(resource.text)")
-            #expect(counts["failed"] as? Int == 0 && counts["removed"] as? Int == 0, "\(resource.text)")
+            let (counts, text) = try await fanOut.waitUntilDone(timeout: .seconds(90))
+            #expect(counts["sent"] as? Int == Self.devices.count, "\(text)")
+            #expect(counts["failed"] as? Int == 0 && counts["removed"] as? Int == 0, "\(text)")
             let retried = try #require(counts["retried"] as? Int)
-            #expect(retried >= 2, "\(resource.text)")
+            #expect(retried >= 2, "\(text)")
 
             let faults = try await control.request("GET", "/_sim/faults")
             #expect(faults.text.contains(#""streams":null,"#) && faults.text.contains(#""tls":null,"#), "the faults are over: \(faults.text)")
@@ -91,7 +55,7 @@ struct APNsFaultServeTests {
             // lost (reset, or on the connection closed), never after one answered 200 (the cut-off 200).
             let pushes = try await control.pushes()
             let copies = Dictionary(grouping: pushes) { $0["device_token"] as? String ?? "" }
-            #expect(Set(copies.keys) == Set(devices))
+            #expect(Set(copies.keys) == Set(Self.devices))
             #expect(copies[Self.cutOff]?.count == 1)
             for (device, copies) in copies {
                 let unexplained = copies.dropLast().filter { copy in
@@ -103,11 +67,11 @@ struct APNsFaultServeTests {
             #expect(pushes.filter { $0["fault"] as? [String: String] == ["fault": "reset_stream", "error_code": "INTERNAL_ERROR"] }.count == 2)
 
             // The gateway saw one 200 per device (the cut-off one included), and no answer on every try it retried.
-            let after = try await PrometheusScrape.scrape("\(base)/metrics")
-            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: before) == Double(devices.count))
-            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: before) == Double(retried))
+            let after = try await PrometheusScrape.scrape("\(fanOut.base)/metrics")
+            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: fanOut.metricsBefore) == Double(Self.devices.count))
+            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: fanOut.metricsBefore) == Double(retried))
 
-            let log = try await CurlHTTPClient.request("GET", base + "/message_activity_log", headers: auth)
+            let log = try await CurlHTTPClient.request("GET", fanOut.base + "/message_activity_log", headers: fanOut.auth)
             #expect(log.status == 200)
             #expect((log.json?["entries"] as? [Any])?.isEmpty == true, "\(log.text)")
         }

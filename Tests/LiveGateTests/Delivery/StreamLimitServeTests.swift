@@ -19,22 +19,13 @@ struct StreamLimitServeTests {
     /// done with every device sent once, nothing failed or retried, and once the gateway acknowledged
     /// each lower limit it kept to it.
     @Test func aFanOutThroughALoweredStreamLimitFailsNothingAndLosesNothing() async throws {
-        let keys = try await TestKeyPair.make()
-        defer { keys.remove() }
-        let certificate = keys.folder.appendingPathComponent("apns-sim.pem").path
-        let (simulator, simulatorPort) = try await APNsFaultServeTests.startSimulator(
-            keys: keys, certificate: certificate, options: ["--latency-ms", "2500", "--max-streams", "100"])
-        defer { simulator.stop() }
-        let control = SimulatorControlClient(port: simulatorPort, caFile: certificate)
-        let failure: (any Error)?
-        do {
-            try await Self.fanOut(control: control, keys: keys, certificate: certificate, simulatorPort: simulatorPort)
-            failure = nil
-        } catch {
-            failure = error
+        // 2 connections × 500 streams (the default): 1,000 pushes in flight, derived.
+        try await ServedFanOut.run(
+            devices: Self.devices, simulatorOptions: ["--latency-ms", "2500", "--max-streams", "100"],
+            environment: ["LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_TIMEOUT_SECONDS": "5"]
+        ) { fanOut in
+            try await Self.lowerTheLimitAndCheck(fanOut)
         }
-        await control.shutdown()
-        if let failure { throw failure }
     }
 
     /// The gateway's connections: those that carried more streams at once than the lowest limit so far
@@ -53,68 +44,43 @@ struct StreamLimitServeTests {
         }
     }
 
-    static func fanOut(control: SimulatorControlClient, keys: TestKeyPair, certificate: String, simulatorPort: Int) async throws {
-        try await TestDatabase.with { database in
-            let tenant = try await database.makeTenant(
-                bundleID: APNsSimulatorTests.bundleID, endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(simulatorPort)")!,
-                credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
-            try await database.insertActivityTokens(devices, app: tenant.app, activityID: "final")
-            // 2 connections × 500 streams (the default): 1,000 pushes in flight, derived.
-            let gateway = try await DeliveryCrashTests.startGateway(
-                environment: LiveGateBinary.environment(
-                    databaseURL: database.connectionString,
-                    ["LIVEGATE_APNS_CA_FILE": certificate, "LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_TIMEOUT_SECONDS": "5"]))
-            defer { gateway.process.stop() }
-            let base = "http://127.0.0.1:\(gateway.port)"
-            let auth = ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"]
-            let before = try await PrometheusScrape.scrape("\(base)/metrics")
-
-            let accepted = try await CurlHTTPClient.request(
-                "POST", base + "/messages/live_activity/update", headers: auth,
-                body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"final","content_state":{"home":2,"away":1}}"#.utf8))
-            #expect(accepted.status == 201, "\(accepted.text)")
-            let id = try #require(accepted.json?["dispatch_id"] as? String)
-
-            try await DeliveryCrashTests.waitUntil("the fan-out is under way", timeout: .seconds(60)) { try await control.pushes().count >= 100 }
-            try await lower(#"{"max_streams":5,"latency_ms":500}"#, to: 5, control: control)
-            try await DeliveryCrashTests.waitUntil("more pushes went out 5 at a time", timeout: .seconds(60)) {
-                try await control.pushes().count >= 300
-            }
-            try await lower(#"{"max_streams":1,"latency_ms":20}"#, to: 1, control: control)
-            let leftAtOne = devices.count - (try await control.pushes().count)
-
-            try await DeliveryCrashTests.waitUntil("the dispatch is done", timeout: .seconds(120)) {
-                let resource = try await CurlHTTPClient.request("GET", base + "/messages/live_activity/dispatches/\(id)", headers: auth)
-                return resource.json?["status"] as? String == "done"
-            }
-            let resource = try await CurlHTTPClient.request("GET", base + "/messages/live_activity/dispatches/\(id)", headers: auth)
-            let counts = try #require(resource.json?["devices"] as? [String: Any])
-            #expect(counts["sent"] as? Int == devices.count, "\(resource.text)")
-            #expect(counts["failed"] as? Int == 0 && counts["removed"] as? Int == 0, "\(resource.text)")
-            #expect(counts["retried"] as? Int == 0, "waiting for a stream is not a failed try: \(resource.text)")
-
-            // Every device has the update exactly once.
-            let pushes = try await control.pushes()
-            let copies = Dictionary(grouping: pushes) { $0["device_token"] as? String ?? "" }
-            #expect(Set(copies.keys) == Set(devices))
-            #expect(copies.values.allSatisfy { $0.count == 1 }, "\(copies.filter { $0.value.count > 1 }.keys.prefix(3))")
-            #expect(pushes.count == devices.count)
-
-            // Once it acknowledged 1, the gateway never had two streams open on a connection, and it
-            // did send on them after that (more than a few pushes were left).
-            #expect(leftAtOne > 0, "\(leftAtOne) pushes were left when the limit came down to 1")
-            let connections = try await gatewayConnections(control)
-            #expect((1...2).contains(connections.count), "\(connections)")
-            for connection in connections {
-                #expect(connection["acknowledged_max_streams"] as? Int == 1, "\(connection)")
-                #expect((connection["high_water"] as? Int ?? 99) <= 1, "\(connection)")
-            }
-            #expect(connections.contains { $0["high_water"] as? Int == 1 }, "\(connections)")
-
-            // One 200 per device and no push without an answer: none timed out.
-            let after = try await PrometheusScrape.scrape("\(base)/metrics")
-            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: before) == Double(devices.count))
-            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: before) == 0)
+    /// Lowers the limit to 5, then to 1, while the fan-out goes on, and checks what the gateway did.
+    static func lowerTheLimitAndCheck(_ fanOut: ServedFanOut) async throws {
+        let control = fanOut.control
+        try await DeliveryCrashTests.waitUntil("the fan-out is under way", timeout: .seconds(60)) { try await control.pushes().count >= 100 }
+        try await lower(#"{"max_streams":5,"latency_ms":500}"#, to: 5, control: control)
+        try await DeliveryCrashTests.waitUntil("more pushes went out 5 at a time", timeout: .seconds(60)) {
+            try await control.pushes().count >= 300
         }
+        try await lower(#"{"max_streams":1,"latency_ms":20}"#, to: 1, control: control)
+        let leftAtOne = devices.count - (try await control.pushes().count)
+
+        let (counts, text) = try await fanOut.waitUntilDone(timeout: .seconds(120))
+        #expect(counts["sent"] as? Int == devices.count, "\(text)")
+        #expect(counts["failed"] as? Int == 0 && counts["removed"] as? Int == 0, "\(text)")
+        #expect(counts["retried"] as? Int == 0, "waiting for a stream is not a failed try: \(text)")
+
+        // Every device has the update exactly once.
+        let pushes = try await control.pushes()
+        let copies = Dictionary(grouping: pushes) { $0["device_token"] as? String ?? "" }
+        #expect(Set(copies.keys) == Set(devices))
+        #expect(copies.values.allSatisfy { $0.count == 1 }, "\(copies.filter { $0.value.count > 1 }.keys.prefix(3))")
+        #expect(pushes.count == devices.count)
+
+        // Once it acknowledged 1, the gateway never had two streams open on a connection, and it
+        // did send on them after that (more than a few pushes were left).
+        #expect(leftAtOne > 0, "\(leftAtOne) pushes were left when the limit came down to 1")
+        let connections = try await gatewayConnections(control)
+        #expect((1...2).contains(connections.count), "\(connections)")
+        for connection in connections {
+            #expect(connection["acknowledged_max_streams"] as? Int == 1, "\(connection)")
+            #expect((connection["high_water"] as? Int ?? 99) <= 1, "\(connection)")
+        }
+        #expect(connections.contains { $0["high_water"] as? Int == 1 }, "\(connections)")
+
+        // One 200 per device and no push without an answer: none timed out.
+        let after = try await PrometheusScrape.scrape("\(fanOut.base)/metrics")
+        #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: fanOut.metricsBefore) == Double(devices.count))
+        #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: fanOut.metricsBefore) == 0)
     }
 }
