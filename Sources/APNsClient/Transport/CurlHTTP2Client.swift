@@ -25,7 +25,7 @@ public final class CurlHTTP2Client: Sendable {
     /// Requests handed to each lane and not yet answered.
     private let outstanding: Mutex<[Int]>
 
-    public init(configuration: HTTP2ClientConfiguration = .init(), name: String = "livegate-http2") {
+    public init(configuration: HTTP2ClientConfiguration = .init(), name: String = "livegate-h2") {
         self.configuration = configuration
         let shares = configuration.connectionsPerLane
         lanes = shares.enumerated().map { index, connections in

@@ -36,8 +36,13 @@ final class CurlLane: Sendable {
         precondition(Self.globalInit, "curl_global_init failed")
         self.configuration = configuration
         self.multi = CurlMultiHandle(configuration: configuration)
-        let thread = Thread { [self] in self.runLoop() }
-        thread.name = name
+        let thread = Thread { [self] in
+            // Named from inside: on Linux a name set before start is not given to the system thread,
+            // and `top -H` or `perf` would show it as one of Dispatch's.
+            // Linux keeps 15 bytes of a thread's name.
+            Thread.current.name = String(name.utf8.prefix(15))!
+            self.runLoop()
+        }
         thread.start()
     }
 
