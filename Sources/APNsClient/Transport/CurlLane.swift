@@ -38,9 +38,8 @@ final class CurlLane: Sendable {
         self.multi = CurlMultiHandle(configuration: configuration)
         let thread = Thread { [self] in
             // Named from inside: on Linux a name set before start is not given to the system thread,
-            // and `top -H` or `perf` would show it as one of Dispatch's.
-            // Linux keeps 15 bytes of a thread's name.
-            Thread.current.name = String(name.utf8.prefix(15))!
+            // and `top -H` or `perf` would show it as one of Dispatch's. Linux keeps 15 bytes of it.
+            Thread.current.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)
             self.runLoop()
         }
         thread.start()
