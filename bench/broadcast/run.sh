@@ -20,10 +20,7 @@ source bench/lib/setup.sh
 updates="${1:-1000}"
 tokens="${2:-100000}"
 
-scripts/install-deps.sh run >&2
-bench_build
-bench_workdir
-bench_database
+bench_start
 sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtA "$@"; }
 
 bench_simulator

@@ -18,10 +18,7 @@ devices="${1:-1000000}"
 dead="${2:-100}"
 rounds="${3:-3}"
 
-scripts/install-deps.sh run >&2
-bench_build
-bench_workdir
-bench_database
+bench_start
 sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
 
 app=$(bench_app "$(bench_workspace)" "Bench dead tokens" --apns-endpoint sandbox)

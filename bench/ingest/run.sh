@@ -19,12 +19,8 @@ source bench/lib/wrk.sh
 duration="${1:-15}"
 levels="${2:-16 64}"
 
-scripts/install-deps.sh run >&2
+bench_start
 wrk_install
-
-bench_build
-bench_workdir
-bench_database
 # A limit far above what the runs send: the default (250,000 an hour) would turn most answers into 429s,
 # which cost nothing and would be counted as if they were accepted updates.
 wrk_tenant --rate-limit 2000000000

@@ -1,6 +1,16 @@
 # Build, work folder, database, tenant and gateway set-up shared by the benchmarks. Source after
 # scripts/lib/postgres.sh.
 
+# bench_start: what a benchmark does first: installs what running needs, builds livegate, makes the
+# run's folder and starts its PostgreSQL with the migrated database (bench_build, bench_workdir and
+# bench_database below). Call it outside a subshell, so the cleanup it arms sees what the script starts.
+bench_start() {
+    scripts/install-deps.sh run >&2
+    bench_build
+    bench_workdir
+    bench_database
+}
+
 # bench_build: builds livegate in release mode and sets `bin` to it. LIVEGATE_BENCH_SCRATCH, if set, is
 # passed to swift build as --scratch-path (so a benchmark need not wait on another build's folder).
 bench_build() {

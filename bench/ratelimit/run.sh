@@ -20,12 +20,8 @@ duration="${1:-15}"
 levels="${2:-16 64}"
 rounds="${3:-3}"
 
-scripts/install-deps.sh run >&2
+bench_start
 wrk_install
-
-bench_build
-bench_workdir
-bench_database
 wrk_tenant --rate-limit 2000000000
 
 started_port=""
