@@ -7,8 +7,7 @@ struct APNsIDGenerator {
     private var words = SplitMix64()
 
     mutating func next() -> String {
-        let high = (words.next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
-        let low = (words.next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
+        let (high, low) = words.nextUUIDv4()
         return String(unsafeUninitializedCapacity: 36) { buffer in
             var index = 0
             func put(_ word: UInt64, nibbles: ClosedRange<Int>) {

@@ -16,4 +16,11 @@ public struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// The 128 bits of a random version-4 UUID (RFC 4122 variant), high word first, as an `apns-id` takes.
+    public mutating func nextUUIDv4() -> (high: UInt64, low: UInt64) {
+        let high = (next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
+        let low = (next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
+        return (high, low)
+    }
 }

@@ -7,9 +7,8 @@ struct APNsIDGenerator {
     private var words = SplitMix64()
 
     mutating func nextID() -> UUID {
-        let high = words.next()
-        let low = words.next()
-        var bytes = (
+        let (high, low) = words.nextUUIDv4()
+        let bytes = (
             UInt8(truncatingIfNeeded: high >> 56), UInt8(truncatingIfNeeded: high >> 48),
             UInt8(truncatingIfNeeded: high >> 40), UInt8(truncatingIfNeeded: high >> 32),
             UInt8(truncatingIfNeeded: high >> 24), UInt8(truncatingIfNeeded: high >> 16),
@@ -18,8 +17,6 @@ struct APNsIDGenerator {
             UInt8(truncatingIfNeeded: low >> 40), UInt8(truncatingIfNeeded: low >> 32),
             UInt8(truncatingIfNeeded: low >> 24), UInt8(truncatingIfNeeded: low >> 16),
             UInt8(truncatingIfNeeded: low >> 8), UInt8(truncatingIfNeeded: low))
-        bytes.6 = (bytes.6 & 0x0F) | 0x40  // version 4
-        bytes.8 = (bytes.8 & 0x3F) | 0x80  // RFC 4122 variant
         return UUID(uuid: bytes)
     }
 }
