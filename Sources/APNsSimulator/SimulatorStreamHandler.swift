@@ -77,7 +77,7 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
         }
         // The GOAWAY told the client this stream would not be processed: it is not.
         if connection?.isBeyondGoAway(streamID) == true { return }
-        var answer = simulator.answer(
+        let answer = simulator.answer(
             method: request.method, path: request.path, headers: request.headers, body: body,
             connection: connection?.number ?? 0, stream: streamID
         ) { [connection] in
@@ -91,8 +91,7 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
             connection.processedStream(streamID)
             if simulator.goesAway(afterProcessing: connection.processed) { connection.goAway() }
         }
-        answer.delay = Self.delay(answer.delay, latency: simulator.latency, since: arrival)
-        respond(answer, context: context)
+        respond(answer, due: Self.due(answer.delay, latency: simulator.latency, since: arrival), context: context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -100,7 +99,8 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
-    private func respond(_ answer: APNsSimulator.Answer, context: ChannelHandlerContext) {
+    /// `due`: when the answer goes out; nil for at once.
+    private func respond(_ answer: APNsSimulator.Answer, due: NIODeadline?, context: ChannelHandlerContext) {
         switch answer.fault {
         case .resetStream(let code)?:
             context.writeAndFlush(wrapOutboundOut(.rstStream(HTTP2ErrorCode(networkCode: Int(code.rawValue)))), promise: nil)
@@ -112,19 +112,21 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
                 connection?.drop(abortive: false)
             }
         case nil:
-            guard let delay = answer.delay else {
+            guard let due else {
                 write(answer, context: context)
                 return
             }
-            delayedAnswers.send(at: .now() + delay) { [self] in write(answer, context: context) }
+            delayedAnswers.send(at: due) { [self] in write(answer, context: context) }
         }
     }
 
-    /// A token's own delay comes on top of the latency, which counts from the request's arrival.
-    private static func delay(_ own: TimeAmount?, latency: TimeAmount, since arrival: NIODeadline) -> TimeAmount? {
-        guard latency > .zero else { return own }
-        let remaining = (arrival + latency) - .now() + (own ?? .zero)
-        return remaining > .zero ? remaining : own
+    /// When an answer goes out, nil for at once. The latency counts from the request's arrival and a
+    /// token's own delay comes on top; once the latency has passed (or with none), the delay counts from now.
+    private static func due(_ own: TimeAmount?, latency: TimeAmount, since arrival: NIODeadline) -> NIODeadline? {
+        let now = NIODeadline.now()
+        let afterLatency = arrival + latency + (own ?? .zero)
+        if latency > .zero, afterLatency > now { return afterLatency }
+        return own.map { now + $0 }
     }
 
     private static func headers(of answer: APNsSimulator.Answer, status: Int) -> HPACKHeaders {
