@@ -1,6 +1,6 @@
 import Synchronization
 
-/// An HTTP/2 client on a libcurl multi handle: long-lived connections, many concurrent streams on each
+/// An HTTP/2 client on libcurl multi handles: long-lived connections, many concurrent streams on each
 /// (`CURLPIPE_MULTIPLEX`, `CURLOPT_PIPEWAIT`), another connection only when streams run out.
 ///
 /// That holds for `https://` (h2 by ALPN), which is what APNs speaks. For `http://` (h2c with prior

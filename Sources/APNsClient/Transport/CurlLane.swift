@@ -182,8 +182,8 @@ final class CurlLane: Sendable {
     }
 }
 
-/// The multi handle. The client's thread owns it and frees it once, when it stops; other threads only
-/// wake it (`curl_multi_wakeup` is thread-safe), under the client's lock and never after that.
+/// The multi handle. The lane's thread owns it and frees it once, when it stops; other threads only
+/// wake it (`curl_multi_wakeup` is thread-safe), under the lane's lock and never after that.
 final class CurlMultiHandle: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
@@ -195,7 +195,7 @@ final class CurlMultiHandle: @unchecked Sendable {
         lg_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, configuration.maximumStreamsPerConnection)
     }
 
-    /// Called once, by the client's thread as it ends.
+    /// Called once, by the lane's thread as it ends.
     func cleanup() {
         curl_multi_cleanup(handle)
     }

@@ -2,8 +2,8 @@ import CCurl
 
 /// One request in flight on a libcurl easy handle: what it collects and whom to tell.
 ///
-/// `@unchecked Sendable`: the caller builds it and passes it through the client's locked inbox; from
-/// then on only the client's thread touches it.
+/// `@unchecked Sendable`: the caller builds it and passes it through its lane's locked inbox; from
+/// then on only that lane's thread touches it.
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTP2Request
     let completion: TransferCompletion
@@ -17,7 +17,7 @@ final class CurlTransfer: @unchecked Sendable {
     var sharedHeadersLink: UnsafeMutablePointer<curl_slist>?
     /// How many times libcurl set out to send the request (`curlPrereqCallback`); it may send it only once.
     var attempts = 0
-    /// Set by the client's thread as it hands the transfer to libcurl: the handle it is on, and where the
+    /// Set by the lane's thread as it hands the transfer to libcurl: the handle it is on, and where the
     /// pre-request callback records that the request is going out (its answer is due from then on).
     var easy: UnsafeMutableRawPointer?
     var deadlines: ResponseDeadlines?

@@ -38,7 +38,7 @@ public struct HTTP2ClientConfiguration: Sendable {
     public var responseHeaderNames: Set<String>? {
         didSet { keptResponseHeaderBytes = Self.bytes(of: responseHeaderNames) }
     }
-    /// `responseHeaderNames` as bytes, for the client's thread to compare without allocating.
+    /// `responseHeaderNames` as bytes, for the lanes' threads to compare without allocating.
     private(set) var keptResponseHeaderBytes: [[UInt8]]?
 
     public init(

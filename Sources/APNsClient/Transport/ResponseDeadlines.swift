@@ -8,7 +8,7 @@ import DequeModule
 /// lower to 1) would use up its timeout waiting, and fail, or go out with too little of it left, though
 /// the server never saw it or saw it late. Here waiting costs nothing: a request is timed only once sent.
 ///
-/// Used on the client's thread only. Requests share one timeout and are sent one after another, so
+/// Used on one lane's thread only (`CurlLane`). Requests share one timeout and are sent one after another, so
 /// their deadlines come in the order they were sent: a queue whose head is the next deadline. Entries
 /// name the easy handle and a serial number, not the transfer, so that answered transfers are not kept
 /// alive until their deadline; one whose handle has since moved on is stale and dropped.

@@ -12,8 +12,8 @@ enum TransferCompletion {
     }
 }
 
-/// The answers of one `CurlHTTP2Client.send(batch:)`, collected on the client's thread (and only
-/// there: hence `@unchecked Sendable`), handed to the caller when the last one is in.
+/// The answers of one `CurlHTTP2Client.send(batch:)`, collected on the thread of the one lane the batch
+/// went to (and only there: hence `@unchecked Sendable`), handed to the caller when the last one is in.
 final class TransferBatch: @unchecked Sendable {
     private var results: [Result<HTTP2Response, HTTP2TransportError>?]
     private var remaining: Int
