@@ -31,10 +31,7 @@ struct APNsSimulatorControlTests {
         let failure: (any Error)?
         do {
             try await TestDatabase.with { database in
-                let app = try await database.makeApp(
-                    in: try await database.makeWorkspace(), bundleID: APNsSimulatorTests.bundleID,
-                    endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!,
-                    credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
+                let app = try await database.makeSimulatorApp(port: port, keys: keys)
                 try await body(simulator, app, sender, control)
             }
             failure = nil

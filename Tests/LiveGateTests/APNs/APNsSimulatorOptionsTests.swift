@@ -55,10 +55,7 @@ struct APNsSimulatorOptionsTests {
             let failure: (any Error)?
             do {
                 try await TestDatabase.with { database in
-                    let app = try await database.makeApp(
-                        in: try await database.makeWorkspace(), bundleID: APNsSimulatorTests.bundleID,
-                        endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!,
-                        credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: keys.privatePEM))
+                    let app = try await database.makeSimulatorApp(port: port, keys: keys)
                     let destination = try #require(app.destination)
                     // The connection is open, and the limit read and acknowledged, before the clock starts.
                     #expect(APNsSimulatorFaultTests.isDelivered(await sender.send(APNsSimulatorFaultTests.push(1_000), to: destination)))

@@ -2,6 +2,7 @@ import APNsClient
 import APNsSimulator
 import Foundation
 import LiveGate
+import TestSupport
 
 /// An APNs simulator over TLS that accepts one provider key, with what a sender needs to trust it and
 /// sign for it; torn down (simulator stopped, key files removed) when `with` returns or throws.
@@ -44,5 +45,16 @@ struct SimulatorFixture {
             await simulator.stop()
             throw error
         }
+    }
+}
+
+extension TestDatabase {
+    /// An app in a new workspace whose pushes go to a simulator over TLS on 127.0.0.1:`port`, signed
+    /// with `keys` as the simulators of these tests know them (`SimulatorFixture.keyID` of `teamID`).
+    func makeSimulatorApp(port: Int, keys: TestKeyPair) async throws -> App {
+        try await makeApp(
+            in: try await makeWorkspace(), bundleID: APNsSimulatorTests.bundleID,
+            endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!,
+            credentials: APNsCredentials(teamID: SimulatorFixture.teamID, keyID: SimulatorFixture.keyID, privateKeyPEM: keys.privatePEM))
     }
 }
