@@ -21,7 +21,6 @@ updates="${1:-1000}"
 tokens="${2:-100000}"
 
 bench_start
-sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtA "$@"; }
 
 bench_simulator
 

@@ -19,7 +19,6 @@ dead="${2:-100}"
 rounds="${3:-3}"
 
 bench_start
-sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
 
 app=$(bench_app "$(bench_workspace)" "Bench dead tokens" --apns-endpoint sandbox)
 app_uuid=$(sql "SELECT id FROM apps WHERE app_identifier = '$app'")

@@ -47,7 +47,6 @@ export LIVEGATE_APNS_CONNECTIONS="${LIVEGATE_APNS_CONNECTIONS:-4}"
 export LIVEGATE_APNS_MAX_STREAMS="${LIVEGATE_APNS_MAX_STREAMS:-$default_streams}"
 rtt_streams=$((LIVEGATE_APNS_MAX_STREAMS < sim_streams ? LIVEGATE_APNS_MAX_STREAMS : sim_streams))
 
-scripts/install-deps.sh run >&2
 if ! command -v nghttpd >/dev/null || ! command -v h2load >/dev/null; then
     scripts/install-deps.sh test >&2 # nghttp2-server (nghttpd) and nghttp2-client (h2load)
 fi
@@ -55,9 +54,7 @@ if [[ " $receivers " == *" rtt "* ]] && ! python3 -c 'import aioapns' 2>/dev/nul
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'aioapns>=4,<5' >&2
 fi
 
-bench_build
-bench_workdir
-trap 'exit 130' INT TERM
+bench_start
 receiver_pids=()
 
 fail() {
@@ -66,9 +63,6 @@ fail() {
     exit 1
 }
 
-# Waits (at most 10 s) until something accepts TCP connections on 127.0.0.1:PORT.
-bench_database
-sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
 
 # The receiver's certificate (also the CA the gateway trusts) and the app's provider key. nghttpd
 # checks no provider token: it answers 200 to every POST and echoes the body.

@@ -30,12 +30,7 @@ devices="${1:-100000}"
 rounds="${2:-1}"
 activity="bench-freshness"
 
-scripts/install-deps.sh run >&2
-bench_build
-bench_workdir
-trap 'exit 130' INT TERM
-bench_database
-sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
+bench_start
 
 bench_simulator
 export LIVEGATE_BENCH_SIMULATOR="https://127.0.0.1:$sim_port" LIVEGATE_BENCH_SIMULATOR_CA="$work/sim-cert.pem"

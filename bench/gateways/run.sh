@@ -42,14 +42,8 @@ tokens="${LIVEGATE_BENCH_TOKENS:-10000}"
 # Generous: a run that fails should say so, not hang.
 wait_limit_seconds=$((120 + fanouts * tokens / 250))
 
-scripts/install-deps.sh run >&2
+bench_start
 wrk_install
-
-bench_build
-bench_workdir
-trap 'exit 130' INT TERM
-bench_database
-sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
 
 fail() {
     echo "bench/gateways: $*" >&2

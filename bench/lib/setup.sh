@@ -22,8 +22,8 @@ bench_build() {
 }
 
 # bench_workdir: makes the run's folder `work` (open to the postgres user), sets `pg_data` and `pg_port`
-# for bench_database, and on exit stops every process in `bench_pids` (newest first), then PostgreSQL,
-# and removes the folder.
+# for bench_database, and on exit, an interrupt included, stops every process in `bench_pids` (newest
+# first), then PostgreSQL, and removes the folder.
 bench_workdir() {
     work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
     chmod 755 "$work"
@@ -31,6 +31,8 @@ bench_workdir() {
     pg_port=$(free_port)
     bench_pids=()
     trap bench_cleanup EXIT
+    # Interrupted, the script exits, so that the cleanup above runs.
+    trap 'exit 130' INT TERM
 }
 
 bench_cleanup() {
@@ -52,6 +54,10 @@ bench_database() {
     export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
     "$bin" migrate >&2
 }
+
+# sql STATEMENT: runs it in the benchmark's database (after bench_database); prints the rows unaligned,
+# without headers, and fails on an error.
+sql() { psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtAc "$1"; }
 
 # bench_simulator: makes a P-256 provider key ($work/key.p8, key id KEY1234567, team TEAM123456) and
 # starts `livegate apns-sim --tls` with it on a free port; sets `sim_port`, adds the simulator to
