@@ -1,5 +1,4 @@
 import APNsClient
-import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
@@ -10,7 +9,7 @@ import Testing
 /// when it comes due, whatever the order the requests came in.
 @Suite("APNs simulator latency")
 struct APNsSimulatorLatencyTests {
-    static let delivered = APNsSendResult.answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000"))
+    static let delivered = APNsSimulatorControlTests.delivered
 
     /// At 200 ms of latency, a push whose token adds 1.5 s comes first; 20 pushes after it on the same
     /// connection come due 1.4 s before it, and are answered then: not held behind it, and not early.
