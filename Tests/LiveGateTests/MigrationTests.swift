@@ -95,6 +95,31 @@ struct MigrationTests {
         }
     }
 
+    /// Migration 014: every index on dispatches is written twice per accepted message (the new dispatch,
+    /// and the new version of the one it supersedes), so only indexes some statement reads are kept.
+    @Test func dispatchesKeepOnlyTheIndexesTheirStatementsRead() async throws {
+        try await TestDatabase.with { database in
+            let indexes = try await database.pool.query(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'dispatches' ORDER BY 1"
+            ).map { try $0.require("indexname", as: String.self) }
+            #expect(indexes == ["dispatches_pending_idx", "dispatches_pkey", "dispatches_unfinished_activity_idx"])
+
+            // The lookup that read through the dropped index is served by the partial one.
+            let lines = try await database.pool.withConnection { connection in
+                try connection.query("SET enable_seqscan = off")
+                defer { _ = try? connection.query("RESET enable_seqscan") }
+                return try connection.query(
+                    """
+                    EXPLAIN (COSTS OFF) SELECT id FROM dispatches
+                    WHERE app_id = $1 AND activity_id = $2 AND status IN ('pending', 'delivering')
+                    """,
+                    [UUID(), "match"]
+                ).map { try $0.require("QUERY PLAN", as: String.self) }
+            }
+            #expect(lines.contains { $0.contains("dispatches_unfinished_activity_idx") }, "\(lines)")
+        }
+    }
+
     @Test func constraintsRejectBadTenancyData() async throws {
         try await TestDatabase.with { database in
             let workspace = try await database.makeWorkspace()
