@@ -38,7 +38,7 @@ extension Bool: PostgresBindable {
 }
 
 extension UUID: PostgresBindable {
-    public var postgresParameter: PostgresParameter { .text(uuidString.lowercased()) }
+    public var postgresParameter: PostgresParameter { .text(lowercasedText) }
 }
 
 extension Date: PostgresBindable {

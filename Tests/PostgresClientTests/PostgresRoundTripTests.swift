@@ -23,6 +23,21 @@ struct PostgresRoundTripTests {
         }
     }
 
+    /// `lowercasedText` (written out by hand instead of Foundation's `uuidString`) is the text PostgreSQL
+    /// prints for the same uuid, for every nibble value in every position.
+    @Test func uuidTextIsWhatPostgreSQLPrints() async throws {
+        var ids = (0..<64).map { _ in UUID() }
+        ids.append(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        ids.append(UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
+        ids.append(UUID(uuid: (0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10)))
+        for id in ids { #expect(id.lowercasedText == id.uuidString.lowercased()) }
+        try await TestDatabase.with(migrated: false) { database in
+            let rows = try await database.pool.query(
+                "SELECT u::text AS printed FROM unnest($1::uuid[]) AS u", [ids.map(\.lowercasedText)])
+            #expect(try rows.map { try $0.require("printed", as: String.self) } == ids.map(\.lowercasedText))
+        }
+    }
+
     @Test func nullIsBoundAndReadAsNil() async throws {
         try await TestDatabase.with(migrated: false) { database in
             let none: String? = nil

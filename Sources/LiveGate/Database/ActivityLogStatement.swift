@@ -55,7 +55,7 @@ enum ActivityLogStatement {
                 entries.map(\.type.rawValue),
                 entries.map(\.message),
                 entries.map { $0.activityID ?? "" },
-                entries.map { $0.dispatchID?.uuidString.lowercased() ?? "" },
+                entries.map { $0.dispatchID?.lowercasedText ?? "" },
                 entries.map { $0.externalID ?? "" },
                 entries.map { $0.maskedToken ?? "" },
                 entries.map { $0.apnsStatus.map(String.init) ?? "" },

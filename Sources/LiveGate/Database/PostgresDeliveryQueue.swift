@@ -61,7 +61,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
                       d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts,
                       d.send_at, d.broadcast_at IS NOT NULL AS broadcast_recorded, \(stopColumn)
             """,
-            [worker, lease.inSeconds, limit, session, excluding.map(\.uuidString)])
+            [worker, lease.inSeconds, limit, session, excluding.map(\.lowercasedText)])
         return try rows.map { row in
             guard let event = LiveActivityEvent(rawValue: try row.require("event")),
                 let priority = APNsPriority(rawValue: try row.require("priority"))
@@ -144,7 +144,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             SELECT id, \(Self.stopColumn) FROM dispatches
             WHERE id = ANY($1::uuid[]) AND (cancel_requested_at IS NOT NULL OR superseded_by IS NOT NULL)
             """,
-            [ids.map(\.uuidString)])
+            [ids.map(\.lowercasedText)])
         var stops: [UUID: DispatchStop] = [:]
         for row in rows {
             if let stop = try Self.stop(of: row) { stops[try row.require("id")] = stop }

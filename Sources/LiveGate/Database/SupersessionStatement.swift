@@ -58,7 +58,7 @@ enum SupersessionStatement {
     static func supersede(byClaimed claimed: [UUID], on connection: PostgresConnection) throws -> [UUID: UUID] {
         guard !claimed.isEmpty else { return [:] }
         var superseded: [UUID: UUID] = [:]
-        for row in try connection.query(onClaim, [claimed.map(\.uuidString)]) {
+        for row in try connection.query(onClaim, [claimed.map(\.lowercasedText)]) {
             superseded[try row.require("id")] = try row.require("superseded_by")
         }
         return superseded

@@ -52,9 +52,9 @@ enum UpdateDispatchStatement {
         let result = try connection.query(
             statement,
             [
-                dispatches.map { $0.id.uuidString },
-                dispatches.map { $0.workspaceID.uuidString },
-                dispatches.map { $0.appID.uuidString },
+                dispatches.map(\.id.lowercasedText),
+                dispatches.map(\.workspaceID.lowercasedText),
+                dispatches.map(\.appID.lowercasedText),
                 dispatches.map(\.event.rawValue),
                 dispatches.map(\.activityID),
                 // External ids are never empty (the API refuses that), so '' can stand for none.

@@ -1,6 +1,7 @@
 import APNsClient
 import APNsCore
 import Foundation
+import PostgresClient
 
 /// The activity log entries delivery writes (SPEC §8), worded for the person reading the log.
 enum DeliveryLogEntries {
@@ -11,7 +12,7 @@ enum DeliveryLogEntries {
         var entry = ActivityLogEntry(
             type: .other, message: "", activityID: dispatch.activityID, dispatchID: dispatch.id,
             externalID: target.externalID ?? dispatch.externalID, maskedToken: String(target.token.hex.suffix(8)),
-            apnsID: push.apnsID.uuidString.lowercased())
+            apnsID: push.apnsID.lowercasedText)
         switch result {
         case .delivered:
             return nil

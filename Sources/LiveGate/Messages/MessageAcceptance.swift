@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import PostgresClient
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -17,7 +18,7 @@ struct MessageAcceptance {
     /// Written with APNsCore's serializer: this is on every accepted call, and JSONEncoder is slow.
     var stored: StoredResponse {
         var body = JSONObject()
-        body.set("dispatch_id", .string(dispatchID.uuidString.lowercased()))
+        body.set("dispatch_id", .string(dispatchID.lowercasedText))
         if !errors.isEmpty { body.set("errors", .array(errors.map(JSONValue.string))) }
         body.set("message", .string("success"))
         if !warnings.isEmpty { body.set("warnings", .array(warnings.map(JSONValue.string))) }
