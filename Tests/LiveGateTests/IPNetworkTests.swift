@@ -1,4 +1,5 @@
 import LiveGate
+import NIOCore
 import Testing
 
 @Suite("CIDR parsing and matching")
@@ -16,6 +17,17 @@ struct IPNetworkTests {
         let parsed = try #require(IPNetwork(network))
         let candidate = try #require(IPAddress(address))
         #expect(parsed.contains(candidate) == expected)
+    }
+
+    /// A request's peer is read from its socket address's bytes: the same address its text gives.
+    @Test(arguments: ["127.0.0.1", "10.1.2.3", "255.255.255.255", "::1", "2001:db8::7", "::ffff:192.0.2.9", "fe80::1"])
+    func peerAddressFromTheSocketIsTheAddressItsTextNames(text: String) throws {
+        let socket = try SocketAddress(ipAddress: text, port: 443)
+        #expect(IPAddress(socket) == IPAddress(text))
+    }
+
+    @Test func aUnixSocketPeerHasNoIPAddress() throws {
+        #expect(IPAddress(try SocketAddress(unixDomainSocketPath: "/tmp/livegate.sock")) == nil)
     }
 
     @Test func hostBitsAreClearedAndBareAddressesAreSingleHosts() throws {

@@ -35,7 +35,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return IPAddress(bytes: Array(bytes[12..<16]))
     }
 
-    fileprivate init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     public var description: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))

@@ -15,7 +15,7 @@ public struct LiveGateRequestContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-        self.peerAddress = source.channel.remoteAddress?.ipAddress.flatMap(IPAddress.init)
+        self.peerAddress = source.channel.remoteAddress.flatMap(IPAddress.init)
         self.clientAddress = self.peerAddress
     }
 
