@@ -10,6 +10,9 @@ public final class PostgresConnection: @unchecked Sendable {
     var completedStatements = 0
     /// Names of the statements prepared on this connection (they last as long as it does).
     private var preparedStatements = Set<String>()
+    /// The session's `plan_cache_mode` as prepared statements left it; nil when not known, after it was
+    /// set inside a transaction block (a rollback undoes it).
+    private var planning: PostgresPlanning? = .chosenByServer
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -101,6 +104,10 @@ public final class PostgresConnection: @unchecked Sendable {
         if !preparedStatements.contains(statement.name) {
             try consume(PQprepare(handle, statement.name, statement.sql, 0, nil))
             preparedStatements.insert(statement.name)
+        }
+        if statement.planning != planning {
+            try executeScript("SET plan_cache_mode = \(statement.planning.planCacheMode)")
+            planning = PQtransactionStatus(handle) == PQTRANS_IDLE ? statement.planning : nil
         }
         let result = Self.withEncoded(parameters) { count, _, values, lengths, formats in
             PQexecPrepared(handle, statement.name, count, values, lengths, formats, 0)

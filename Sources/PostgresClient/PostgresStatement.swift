@@ -3,9 +3,11 @@
 public struct PostgresStatement: Sendable, Hashable {
     public let name: String
     public let sql: String
+    public let planning: PostgresPlanning
 
-    public init(name: String, sql: String) {
+    public init(name: String, sql: String, planning: PostgresPlanning = .chosenByServer) {
         self.name = name
         self.sql = sql
+        self.planning = planning
     }
 }

@@ -42,7 +42,11 @@ enum UpdateDispatchStatement {
             ) AS has_tokens,
             ARRAY(SELECT s.id::text FROM superseded s WHERE s.superseded_by = batch.id) AS superseded
             FROM batch ORDER BY position
-            """)
+            """,
+        // Re-planning this statement costs more than running it for a small batch, and its best plan is
+        // the same for any batch; left to choose, PostgreSQL kept planning every run of it when the
+        // connection's first batches were small.
+        planning: .generic)
 
     /// `supersede` false leaves older dispatches alone (a setting for measuring what supersession saves).
     static func insert(_ dispatches: [Dispatch], supersede: Bool, on connection: PostgresConnection) throws
