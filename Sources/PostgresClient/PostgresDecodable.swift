@@ -75,37 +75,45 @@ extension Data: PostgresDecodable {
 
 extension Array: PostgresDecodable where Element == String {
     /// A one-dimensional array literal such as `{a,"b c",NULL}`; NULL elements are dropped.
+    /// Read byte by byte: in UTF-8 no byte of a multi-byte character can be mistaken for `{`, `"`, `\`
+    /// or `,`, and most arrays read on hot paths are empty (`{}`).
     public init?(postgresText: String) {
-        let characters = Array<Character>(postgresText)
-        guard characters.first == "{", characters.last == "}" else { return nil }
+        var text = postgresText
+        guard let elements = text.withUTF8({ Self.elements(ofArrayLiteral: $0) }) else { return nil }
+        self = elements
+    }
+
+    private static func elements(ofArrayLiteral bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
         var elements: [String] = []
         var index = 1
-        let end = characters.count - 1
+        let end = bytes.count - 1
+        var element: [UInt8] = []
         while index < end {
-            var element = ""
+            element.removeAll(keepingCapacity: true)
             var quoted = false
-            if characters[index] == "\"" {
+            if bytes[index] == UInt8(ascii: "\"") {
                 quoted = true
                 index += 1
-                while index < end, characters[index] != "\"" {
-                    if characters[index] == "\\" { index += 1 }
+                while index < end, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\") { index += 1 }
                     guard index < end else { return nil }
-                    element.append(characters[index])
+                    element.append(bytes[index])
                     index += 1
                 }
                 index += 1  // closing quote
             } else {
-                while index < end, characters[index] != "," {
-                    element.append(characters[index])
+                while index < end, bytes[index] != UInt8(ascii: ",") {
+                    element.append(bytes[index])
                     index += 1
                 }
             }
-            if quoted || element != "NULL" { elements.append(element) }
+            if quoted || !element.elementsEqual("NULL".utf8) { elements.append(String(decoding: element, as: UTF8.self)) }
             if index < end {
-                guard characters[index] == "," else { return nil }
+                guard bytes[index] == UInt8(ascii: ",") else { return nil }
                 index += 1
             }
         }
-        self = elements
+        return elements
     }
 }

@@ -58,11 +58,15 @@ struct PostgresRoundTripTests {
 
     @Test func textArraysSurviveQuotesCommasAndBackslashes() async throws {
         try await TestDatabase.with(migrated: false) { database in
-            let values = ["plain", "with,comma", "with \"quote\"", "back\\slash", "{braces}", "NULL", ""]
+            let values = ["plain", "with,comma", "with \"quote\"", "back\\slash", "{braces}", "NULL", "", "héllo ✓", "é,\"✓\""]
             let rows = try await database.pool.query("SELECT $1::text[] AS a, cardinality($1::text[]) AS n", [values])
             #expect(try rows[0].require("n", as: Int.self) == values.count)
             // A quoted "NULL" element is the string NULL, not SQL NULL.
             #expect(try rows[0].require("a", as: [String].self) == values)
+            let edges = try await database.pool.query("SELECT ARRAY[]::text[] AS empty, ARRAY['a', NULL, 'NULL'] AS nulls")
+            #expect(try edges[0].require("empty", as: [String].self) == [])
+            // SQL NULL elements are dropped; the quoted string NULL is kept.
+            #expect(try edges[0].require("nulls", as: [String].self) == ["a", "NULL"])
         }
     }
 
