@@ -138,9 +138,14 @@ struct DatabaseOutageTests {
         }
         let finished = ContinuousClock.now - backAt
         #expect(finished < .seconds(20), "every dispatch finished \(finished) after the database came back")
-        let newest = try #require(all.filter { $0.kind == .update && $0.status == 201 }.max { $0.ended < $1.ended })
+        // The newest is the last committed, which is not always the last answered: four clients post at
+        // once, and one answer can be held up past the next commit's on a loaded machine.
+        let newest = try #require(try await database.pool.query(
+            "SELECT payload::jsonb #>> '{aps,content-state,score}' AS score FROM dispatches ORDER BY sequence DESC LIMIT 1"
+        ).first?.require("score", as: String.self))
+        #expect(acceptedScores.contains(newest))
         let last = try SupersessionDeliveryTests.lastStates(simulator)
-        #expect(tokens.allSatisfy { last[$0] == newest.subject }, "every device's last push holds the newest score")
+        #expect(tokens.allSatisfy { last[$0] == newest }, "every device's last push holds the newest score")
     }
 
     /// One call by load client `client`: an update (odd `index`) or a token registration (even).
