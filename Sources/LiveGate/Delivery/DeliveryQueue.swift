@@ -24,8 +24,9 @@ public protocol DeliveryQueue: Sendable {
         async throws -> RecordedProgress
     /// Which of these dispatches (being delivered) were superseded or cancelled since they were claimed.
     func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop]
-    /// How many dispatches this one superseded are still being delivered (by any gateway).
-    func deliveriesSuperseded(by claimed: ClaimedDispatch) async throws -> Int
+    /// How many older superseded deliveries to this one's devices are still sending (by any gateway),
+    /// whether this one superseded them or a dispatch it superseded did.
+    func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int
     /// A scheduled whole-tag `end` is being sent: the activity's live channel starts its retention.
     func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws
     /// Keeps the lease while a long page is under way.

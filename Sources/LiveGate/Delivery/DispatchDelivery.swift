@@ -200,12 +200,13 @@ struct DispatchDelivery: Sendable {
         }
     }
 
-    /// The dispatches this one superseded may still have pushes out (another gateway learns of it within
-    /// a second): wait for them, briefly, so a device never gets the older state after this one.
+    /// The dispatches this one superseded, directly or through one it superseded, may still have pushes
+    /// out (another gateway learns of it within a second): wait for them, briefly, so a device never gets
+    /// the older state after this one.
     private func waitForSupersededToStop(_ claimed: ClaimedDispatch) async {
         let deadline = ContinuousClock.now + settings.supersededStopTimeout
         while ContinuousClock.now < deadline, stop.raised == nil {
-            guard let delivering = try? await queue.deliveriesSuperseded(by: claimed), delivering > 0 else { return }
+            guard let delivering = try? await queue.supersededDeliveriesStillSending(before: claimed), delivering > 0 else { return }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -128,4 +128,58 @@ struct SupersessionRulesTests {
             #expect(claimed.allSatisfy { $0.stop == nil })
         }
     }
+
+    /// A delivery under way (A) is superseded by X while X waits; N then supersedes X, which ends at once,
+    /// and A still points at X. N must wait for A's pushes all the same, or a device can get A's older
+    /// state after N's: under load this happened in DatabaseOutageTests.
+    @Test func aDispatchWaitsForOlderDeliveriesSupersededThroughOneItSuperseded() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant()
+            let store = PostgresDispatchStore(pool: database.pool)
+            let queue = PostgresDeliveryQueue(pool: database.pool)
+            func commit(_ score: Int, externalID: String? = nil) async throws {
+                let dispatch = Dispatch(
+                    workspaceID: tenant.workspace.id, appID: tenant.app.id, event: .update, activityID: "m",
+                    externalID: externalID, payload: Array("{\"score\":\(score)}".utf8), priority: .immediate,
+                    expiresAt: Date().addingTimeInterval(60))
+                _ = try await store.commitUpdate(dispatch, idempotency: nil) { _ in StoredResponse(status: 201, body: "") }
+            }
+            try await commit(1)
+            let a = try #require(try await queue.claim(worker: "w1", limit: 10, lease: .seconds(30)).first)
+            try await commit(2)  // X: supersedes A, which keeps sending until its next page
+            try await commit(3)  // N: supersedes X, still pending, which ends at once
+            let n = try #require(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30)).first)
+            #expect(String(decoding: n.dispatch.payload, as: UTF8.self) == #"{"score":3}"#)
+            #expect(try await queue.supersededDeliveriesStillSending(before: n) == 1)
+            #expect(try await queue.supersededDeliveriesStillSending(before: a) == 0, "nothing older than A")
+
+            _ = try await queue.finish(a, worker: "w1", status: .superseded, log: [])
+            #expect(try await queue.supersededDeliveriesStillSending(before: n) == 0)
+        }
+    }
+
+    /// A dispatch narrowed to one user waits only for older deliveries to that user's devices.
+    @Test func aNarrowedDispatchDoesNotWaitForAnotherUsersDelivery() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant()
+            let store = PostgresDispatchStore(pool: database.pool)
+            let queue = PostgresDeliveryQueue(pool: database.pool)
+            func commit(_ score: Int, externalID: String) async throws {
+                let dispatch = Dispatch(
+                    workspaceID: tenant.workspace.id, appID: tenant.app.id, event: .update, activityID: "m",
+                    externalID: externalID, payload: Array("{\"score\":\(score)}".utf8), priority: .immediate,
+                    expiresAt: Date().addingTimeInterval(60))
+                _ = try await store.commitUpdate(dispatch, idempotency: nil) { _ in StoredResponse(status: 201, body: "") }
+            }
+            try await commit(1, externalID: "fan-1")
+            _ = try #require(try await queue.claim(worker: "w1", limit: 10, lease: .seconds(30)).first)
+            try await commit(2, externalID: "fan-1")  // supersedes the delivery to fan-1
+            let other = try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30))
+            try await commit(3, externalID: "fan-2")
+            let fan2 = try #require(try await queue.claim(worker: "w3", limit: 10, lease: .seconds(30)).first)
+            #expect(other.count == 1)
+            #expect(try await queue.supersededDeliveriesStillSending(before: fan2) == 0)
+            #expect(try await queue.supersededDeliveriesStillSending(before: other[0]) == 1)
+        }
+    }
 }
