@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -32,6 +33,28 @@ struct RequestIDTests {
                 #expect(access.metadata["status"]?.description == "403")
                 // The key itself is never logged.
                 #expect(!lines.contains { "\($0.message) \($0.metadata)".contains(secret) })
+            }
+        }
+    }
+
+    /// An operator greps the logs for the `dispatch_id` a 201 gave: it is written the same way there.
+    @Test func theAcceptedLineNamesTheDispatchAsTheAnswerDoes() async throws {
+        try await TestDatabase.with { database in
+            let logs = InMemoryLogHandler()
+            var logger = Logger(label: "test") { _ in logs }
+            logger.logLevel = .info
+            let tenant = try await database.makeTenant()
+            try await TestGateway.app(database, logger: logger).test(.router) { client in
+                let response = try await client.execute(
+                    uri: "/messages/live_activity/update", method: .post,
+                    headers: [.authorization: "Bearer \(tenant.secret)", .contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"app_id":"\#(tenant.app.identifier)","activity_id":"m","content_state":{},"end_activity":false}"#))
+                #expect(response.status == .created)
+                let body = try JSONValue.parse(String(buffer: response.body))
+                let dispatchID = try #require(body["dispatch_id"]?.stringValue)
+                #expect(dispatchID == dispatchID.lowercased())
+                let accepted = try #require(logs.entries.first { $0.message == "live activity message accepted" })
+                #expect(accepted.metadata["dispatch_id"]?.description == dispatchID)
             }
         }
     }

@@ -2,6 +2,7 @@ import APNsClient
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import PostgresClient
 import ServiceLifecycle
 
 /// Sends committed dispatches to APNs (SPEC §7, §9). Claims due dispatches under a lease and, given a
@@ -164,19 +165,19 @@ public final class DeliveryEngine: Service, Sendable {
             logger.debug(
                 "dispatch delivery ended",
                 metadata: [
-                    "dispatch_id": "\(claimed.dispatch.id)", "ending": "\(ending)",
+                    "dispatch_id": "\(claimed.dispatch.id.lowercasedText)", "ending": "\(ending)",
                     "milliseconds": "\((ContinuousClock.now - started).inMilliseconds)",
                 ])
             return ending
         } catch where isDatabaseUnavailable(error) {
             logger.warning(
                 "database unavailable mid-delivery: the dispatch is handed back once it answers",
-                metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
+                metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
             await handBackOnceTheDatabaseAnswers(id)
             return nil
         } catch {
             // The database refused something mid-way: hand the dispatch back; if even that fails, the lease runs out.
-            logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
+            logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
             let retryAt = Date() + settings.dispatchRetry.baseDelay
             _ = try? await queue.release(id, worker: worker, retryAt: retryAt)
             return nil
@@ -196,7 +197,7 @@ public final class DeliveryEngine: Service, Sendable {
             } catch where isDatabaseUnavailable(error) {
                 try? await Task.sleep(for: .milliseconds(250))
             } catch {
-                logger.error("could not hand a dispatch back", metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
+                logger.error("could not hand a dispatch back", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
                 return
             }
         }

@@ -2,6 +2,7 @@ import APNsClient
 import APNsCore
 import Foundation
 import Logging
+import PostgresClient
 
 extension DispatchDelivery {
     /// How the dispatch's broadcast went: the dispatch may go on to its tokens, or it ended here.
@@ -34,7 +35,7 @@ extension DispatchDelivery {
             channelGone: outcome.channelGone, log: outcome.isCredentialProblem ? [] : entry.map { [$0] } ?? [])
         logger.debug(
             "broadcast sent",
-            metadata: ["dispatch_id": "\(dispatch.id)", "status": "\(outcome.status.map(String.init) ?? "none")",
+            metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "status": "\(outcome.status.map(String.init) ?? "none")",
                        "retries": "\(retries)"])
         guard try await queue.recordBroadcast(claimed, worker: worker, record: record) else { return .ended(.leaseLost) }
         if outcome.isCredentialProblem {

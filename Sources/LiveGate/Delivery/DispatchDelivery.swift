@@ -3,6 +3,7 @@ import APNsCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import PostgresClient
 
 /// Delivers one claimed dispatch: checks the app can send, pages through its devices, sends each page's
 /// pushes concurrently (the next page starting while the current one's last answers come in), and
@@ -36,7 +37,7 @@ struct DispatchDelivery: Sendable {
             return try await finish(claimed, stop.status)
         }
         guard let app else {
-            logger.warning("dispatch dropped: its app was deleted", metadata: ["dispatch_id": "\(dispatch.id)"])
+            logger.warning("dispatch dropped: its app was deleted", metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)"])
             return try await finish(claimed, .failed)
         }
         if dispatch.expiresAt < Date() {
@@ -177,7 +178,7 @@ struct DispatchDelivery: Sendable {
             guard try await record(claimed, progress) else { return .leaseLost }
             logger.warning(
                 "APNs unreachable; dispatch handed back for later",
-                metadata: ["dispatch_id": "\(dispatch.id)", "attempt": "\(claimed.attempts)", "retry_at": "\(retryAt)"])
+                metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "attempt": "\(claimed.attempts)", "retry_at": "\(retryAt)"])
             return try await release(dispatch.id, at: retryAt)
         }
         guard try await record(claimed, outcome.progress) else { return .leaseLost }
@@ -243,7 +244,7 @@ struct DispatchDelivery: Sendable {
                     return
                 }
             } catch {
-                logger.warning("could not renew a delivery lease", metadata: ["dispatch_id": "\(id)", "error": "\(error)"])
+                logger.warning("could not renew a delivery lease", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
             }
         }
     }

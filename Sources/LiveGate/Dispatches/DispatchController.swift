@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Hummingbird
 import Logging
+import PostgresClient
 
 /// `GET` and `DELETE /messages/live_activity/dispatches/{dispatch_id}`: an accepted message as a
 /// resource. Reading takes a key that may send updates or starts, or read the activity log; cancelling
@@ -49,7 +50,7 @@ public struct DispatchController: Sendable {
                 errors: ["dispatch \(Self.text(id)) is \(record.state.rawValue): only a scheduled, pending or delivering dispatch can be cancelled"])
         case .cancelled(let record):
             stops?.stop(id, because: .cancelled)
-            context.logger.info("dispatch cancelled", metadata: ["dispatch_id": "\(id)"])
+            context.logger.info("dispatch cancelled", metadata: ["dispatch_id": "\(id.lowercasedText)"])
             return Self.response(record)
         }
     }
@@ -67,7 +68,7 @@ public struct DispatchController: Sendable {
         APIError(.notFound, "Dispatch not found", errors: ["no dispatch '\(id.prefix(64))' in this API key's workspace"])
     }
 
-    private static func text(_ id: UUID) -> String { id.uuidString.lowercased() }
+    private static func text(_ id: UUID) -> String { id.lowercasedText }
 
     static func response(_ record: DispatchRecord) -> Response {
         var body = DispatchJSON.object(record)

@@ -1,13 +1,14 @@
 import APNsCore
 import CivilTime
 import Foundation
+import PostgresClient
 
 /// The JSON of a dispatch resource. Absent values are `null`, so every body has the same keys; times
 /// are UTC with milliseconds.
 enum DispatchJSON {
     static func object(_ record: DispatchRecord) -> JSONObject {
         var object = JSONObject()
-        object.set("dispatch_id", .string(record.id.uuidString.lowercased()))
+        object.set("dispatch_id", .string(record.id.lowercasedText))
         object.set("app_id", record.appIdentifier.map(JSONValue.string) ?? .null)
         object.set("activity_id", .string(record.activityID))
         object.set("event", .string(record.event.rawValue))
@@ -16,7 +17,7 @@ enum DispatchJSON {
         object.set("accepted_at", .string(time(record.acceptedAt)))
         object.set("send_at", record.sendAt.map { .string(time($0)) } ?? .null)
         object.set("completed_at", record.completedAt.map { .string(time($0)) } ?? .null)
-        object.set("superseded_by", record.supersededBy.map { .string($0.uuidString.lowercased()) } ?? .null)
+        object.set("superseded_by", record.supersededBy.map { .string($0.lowercasedText) } ?? .null)
         var devices = JSONObject()
         devices.set("sent", .integer(record.devices.sent))
         devices.set("failed", .integer(record.devices.failed))

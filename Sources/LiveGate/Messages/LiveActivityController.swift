@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Hummingbird
 import Logging
+import PostgresClient
 
 /// `POST /messages/live_activity/update` and `/start` (SPEC §4–§5): validate, build the APNs payload
 /// once, commit a dispatch, and only then answer 201.
@@ -73,7 +74,7 @@ public struct LiveActivityController: Sendable {
         }
         context.logger.info(
             "live activity message accepted",
-            metadata: ["dispatch_id": "\(dispatch.id)", "event": "\(dispatch.event)", "app_id": "\(accepted.app.identifier)"])
+            metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "event": "\(dispatch.event)", "app_id": "\(accepted.app.identifier)"])
         return try MessageAcceptance.response(for: outcome)
     }
 
@@ -100,7 +101,7 @@ public struct LiveActivityController: Sendable {
         GatewayMetrics.accepted(dispatch.event, outcome)
         context.logger.info(
             "live activity start accepted",
-            metadata: ["dispatch_id": "\(dispatch.id)", "app_id": "\(accepted.app.identifier)", "users": "\(message.users.count)"])
+            metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "app_id": "\(accepted.app.identifier)", "users": "\(message.users.count)"])
         return try MessageAcceptance.response(for: outcome)
     }
 
