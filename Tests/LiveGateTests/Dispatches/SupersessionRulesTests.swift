@@ -116,12 +116,7 @@ struct SupersessionRulesTests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
             let store = PostgresDispatchStore(pool: database.pool, commitSettings: .init(supersedes: false))
-            let dispatch = { Dispatch(workspaceID: tenant.workspace.id, appID: tenant.app.id, event: .update, activityID: "m",
-                                      externalID: nil, payload: Array("{}".utf8), priority: .immediate,
-                                      expiresAt: Date().addingTimeInterval(60)) }
-            for _ in 0..<2 {
-                _ = try await store.commitUpdate(dispatch(), idempotency: nil) { _ in StoredResponse(status: 201, body: "") }
-            }
+            for score in 0..<2 { try await store.commit(tenant.update(score: score)) }
             #expect(try await database.count("SELECT count(*) FROM dispatches WHERE status = 'pending'") == 2)
             let claimed = try await PostgresDeliveryQueue(pool: database.pool, supersedes: false)
                 .claim(worker: "w", limit: 10, lease: .seconds(30))
@@ -137,17 +132,10 @@ struct SupersessionRulesTests {
             let tenant = try await database.makeTenant()
             let store = PostgresDispatchStore(pool: database.pool)
             let queue = PostgresDeliveryQueue(pool: database.pool)
-            func commit(_ score: Int, externalID: String? = nil) async throws {
-                let dispatch = Dispatch(
-                    workspaceID: tenant.workspace.id, appID: tenant.app.id, event: .update, activityID: "m",
-                    externalID: externalID, payload: Array("{\"score\":\(score)}".utf8), priority: .immediate,
-                    expiresAt: Date().addingTimeInterval(60))
-                _ = try await store.commitUpdate(dispatch, idempotency: nil) { _ in StoredResponse(status: 201, body: "") }
-            }
-            try await commit(1)
+            try await store.commit(tenant.update(score: 1))
             let a = try #require(try await queue.claim(worker: "w1", limit: 10, lease: .seconds(30)).first)
-            try await commit(2)  // X: supersedes A, which keeps sending until its next page
-            try await commit(3)  // N: supersedes X, still pending, which ends at once
+            try await store.commit(tenant.update(score: 2))  // X: supersedes A, which keeps sending until its next page
+            try await store.commit(tenant.update(score: 3))  // N: supersedes X, still pending, which ends at once
             let n = try #require(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30)).first)
             #expect(String(decoding: n.dispatch.payload, as: UTF8.self) == #"{"score":3}"#)
             #expect(try await queue.supersededDeliveriesStillSending(before: n) == 1)
@@ -164,18 +152,11 @@ struct SupersessionRulesTests {
             let tenant = try await database.makeTenant()
             let store = PostgresDispatchStore(pool: database.pool)
             let queue = PostgresDeliveryQueue(pool: database.pool)
-            func commit(_ score: Int, externalID: String) async throws {
-                let dispatch = Dispatch(
-                    workspaceID: tenant.workspace.id, appID: tenant.app.id, event: .update, activityID: "m",
-                    externalID: externalID, payload: Array("{\"score\":\(score)}".utf8), priority: .immediate,
-                    expiresAt: Date().addingTimeInterval(60))
-                _ = try await store.commitUpdate(dispatch, idempotency: nil) { _ in StoredResponse(status: 201, body: "") }
-            }
-            try await commit(1, externalID: "fan-1")
+            try await store.commit(tenant.update(score: 1, externalID: "fan-1"))
             _ = try #require(try await queue.claim(worker: "w1", limit: 10, lease: .seconds(30)).first)
-            try await commit(2, externalID: "fan-1")  // supersedes the delivery to fan-1
+            try await store.commit(tenant.update(score: 2, externalID: "fan-1"))  // supersedes the delivery to fan-1
             let other = try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30))
-            try await commit(3, externalID: "fan-2")
+            try await store.commit(tenant.update(score: 3, externalID: "fan-2"))
             let fan2 = try #require(try await queue.claim(worker: "w3", limit: 10, lease: .seconds(30)).first)
             #expect(other.count == 1)
             #expect(try await queue.supersededDeliveriesStillSending(before: fan2) == 0)

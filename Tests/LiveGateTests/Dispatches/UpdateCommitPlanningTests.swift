@@ -1,4 +1,3 @@
-import APNsCore
 import Foundation
 import LiveGate
 import PostgresClient
@@ -13,13 +12,7 @@ struct UpdateCommitPlanningTests {
         try await TestDatabase.with(poolSize: 1) { database in
             let tenant = try await database.makeTenant()
             let store = PostgresDispatchStore(pool: database.pool)
-            for score in 0..<8 {
-                let dispatch = Dispatch(
-                    workspaceID: tenant.workspace.id, appID: tenant.app.id, event: .update, activityID: "match",
-                    externalID: nil, payload: Array("{\"score\":\(score)}".utf8), priority: .immediate,
-                    expiresAt: Date().addingTimeInterval(60))
-                _ = try await store.commitUpdate(dispatch, idempotency: nil) { _ in StoredResponse(status: 201, body: "") }
-            }
+            for score in 0..<8 { try await store.commit(tenant.update(score: score)) }
             // The pool has one connection: the one every commit ran on.
             let plans = try await database.pool.query(
                 """
