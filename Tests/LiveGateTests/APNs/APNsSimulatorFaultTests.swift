@@ -10,7 +10,7 @@ import TestSupport
 /// time: what the sender reports, and what the simulator recorded as received.
 @Suite("APNs simulator faults, driven by the gateway's sender")
 struct APNsSimulatorFaultTests {
-    static let delivered = APNsSendResult.answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000"))
+    static let delivered = APNsSimulatorControlTests.delivered
 
     static func token(_ index: Int) -> String {
         String(repeating: "cd", count: 28) + String(format: "%08x", index)
