@@ -61,6 +61,20 @@ public final class PostgresConnection: @unchecked Sendable {
         return connection
     }
 
+    /// The value libpq uses for a connection keyword (`keepalives_idle`, `application_name`…), from
+    /// `PQconninfo`; nil when it has none. Never a password (`password`, `sslpassword`): those are not
+    /// answered.
+    public func setting(_ keyword: String) -> String? {
+        guard !keyword.contains("password"), let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
+    }
+
     /// True once libpq has seen the connection fail; the pool then discards it.
     public var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
 

@@ -24,10 +24,9 @@ public final class PostgresWorkerSession: DeliveryWorkerSession {
         var configuration = configuration
         configuration.maximumConnections = 1
         configuration.applicationName = "livegate-delivery-session"
-        configuration.parameters.merge(
-            ["keepalives": "1", "keepalives_idle": "5", "keepalives_interval": "1", "keepalives_count": "3",
-             "tcp_user_timeout": "5000"]
-        ) { own, _ in own }
+        // Stricter than the pool on unacknowledged writes: a vanished worker's lock must go soon.
+        let sessionSettings = PostgresConfiguration.deadPeerDetection.merging(["tcp_user_timeout": "5000"]) { $1 }
+        configuration.parameters.merge(sessionSettings) { _, stricter in stricter }
         session = PostgresSession(configuration: configuration)
     }
 
