@@ -47,7 +47,7 @@ public struct DispatchController: Sendable {
         case .alreadyFinished(let record):
             throw APIError(
                 .conflict, "Dispatch already \(record.state.rawValue)",
-                errors: ["dispatch \(Self.text(id)) is \(record.state.rawValue): only a scheduled, pending or delivering dispatch can be cancelled"])
+                errors: ["dispatch \(id.lowercasedText) is \(record.state.rawValue): only a scheduled, pending or delivering dispatch can be cancelled"])
         case .cancelled(let record):
             stops?.stop(id, because: .cancelled)
             context.logger.info("dispatch cancelled", metadata: ["dispatch_id": "\(id.lowercasedText)"])
@@ -62,13 +62,11 @@ public struct DispatchController: Sendable {
         return (id, key.workspaceID)
     }
 
-    private static func notFound(_ id: UUID) -> APIError { notFound(text(id)) }
+    private static func notFound(_ id: UUID) -> APIError { notFound(id.lowercasedText) }
 
     private static func notFound(_ id: String) -> APIError {
         APIError(.notFound, "Dispatch not found", errors: ["no dispatch '\(id.prefix(64))' in this API key's workspace"])
     }
-
-    private static func text(_ id: UUID) -> String { id.lowercasedText }
 
     static func response(_ record: DispatchRecord) -> Response {
         var body = DispatchJSON.object(record)

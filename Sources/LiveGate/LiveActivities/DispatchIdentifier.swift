@@ -14,8 +14,6 @@ public enum DispatchIdentifier {
         let milliseconds = UInt64(max(0, (acceptedAt.timeIntervalSince1970 * 1000).rounded(.down))) & 0xFFFF_FFFF_FFFF
         let high = milliseconds << 16 | 0x7000 | (random.0 & 0x0FFF)  // version 7, 12 random bits
         let low = (random.1 & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 9562 variant, 62 random bits
-        return withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes in
-            UUID(uuid: bytes.load(as: uuid_t.self))
-        }
+        return UUID(high: high, low: low)
     }
 }
