@@ -173,25 +173,26 @@ public final class DeliveryEngine: Service, Sendable {
             logger.warning(
                 "database unavailable mid-delivery: the dispatch is handed back once it answers",
                 metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-            await handBackOnceTheDatabaseAnswers(id)
+            await handBackOnceTheDatabaseAnswers(id, dueAt: Date())
             return nil
         } catch {
-            // The database refused something mid-way: hand the dispatch back; if even that fails, the lease runs out.
+            // The database refused something mid-way: the dispatch is tried again after the base delay.
             logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-            let retryAt = Date() + settings.dispatchRetry.baseDelay
-            _ = try? await queue.release(id, worker: worker, retryAt: retryAt)
+            await handBackOnceTheDatabaseAnswers(id, dueAt: Date() + settings.dispatchRetry.baseDelay)
             return nil
         }
     }
 
-    /// The dispatch's next step needed the database: whatever was sent and not recorded is sent again by
-    /// whoever resumes it (a duplicate is harmless, SPEC §9), so it is released, due now, as soon as the
-    /// database answers; another worker may have taken it over first, which is as good. Stopping first,
-    /// it stays claimed, and the end of this process's session frees it.
-    private func handBackOnceTheDatabaseAnswers(_ id: UUID) async {
+    /// The dispatch's next step failed: whatever was sent and not recorded is sent again by whoever
+    /// resumes it (a duplicate is harmless, SPEC §9), so it is released, due at `dueAt`, as soon as the
+    /// database answers; another worker may have taken it over first, which is as good. The release is
+    /// tried again while the database is away even when the step failed otherwise (an outage can first
+    /// show as another error): given up after one try, the dispatch would wait for its lease to run out.
+    /// Stopping first, it stays claimed, and the end of this process's session frees it.
+    private func handBackOnceTheDatabaseAnswers(_ id: UUID, dueAt: Date) async {
         while !isStopping {
             do {
-                _ = try await queue.release(id, worker: worker, retryAt: Date())
+                _ = try await queue.release(id, worker: worker, retryAt: dueAt)
                 doorbell.ring()
                 return
             } catch where isDatabaseUnavailable(error) {

@@ -78,9 +78,12 @@ struct DeliveryHarness {
 
     /// Another engine (another gateway) over the same database and simulator, with its own doorbell;
     /// with `session`, it claims under a worker session of its own, as `serve`'s engine does.
-    func anotherEngine(worker: String, session: Bool = false, doorbell: DeliveryDoorbell = .init()) -> DeliveryEngine {
+    /// `queue` replaces the engine's own queue over the test's database.
+    func anotherEngine(
+        worker: String, session: Bool = false, doorbell: DeliveryDoorbell = .init(), queue: (any DeliveryQueue)? = nil
+    ) -> DeliveryEngine {
         DeliveryEngine(
-            queue: PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
+            queue: queue ?? PostgresDeliveryQueue(pool: database.pool), tenancy: database.tenancy,
             sender: APNsSender(tokens: tokenCache, transport: .init(trustedCAFile: certificate.certificateFile)),
             settings: settings, doorbell: doorbell, logger: .quiet, worker: worker,
             session: session ? PostgresWorkerSession(configuration: database.pool.configuration) : nil)

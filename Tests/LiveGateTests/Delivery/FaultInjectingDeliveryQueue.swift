@@ -1,0 +1,88 @@
+import Foundation
+import LiveGate
+import NIOConcurrencyHelpers
+import PostgresClient
+
+/// The real queue over the test's PostgreSQL, with failures injected on the client side: the next
+/// `failingProgress` page records throw `progressError`, and the next `failingReleases` releases throw
+/// as if the database were away. Counts every release tried.
+final class FaultInjectingDeliveryQueue: DeliveryQueue {
+    private struct Faults {
+        var failingProgress: Int
+        var failingReleases: Int
+        var releasesTried = 0
+    }
+
+    private let base: any DeliveryQueue
+    private let progressError: any Error
+    private let faults: NIOLockedValueBox<Faults>
+
+    init(base: any DeliveryQueue, failingProgress: Int, progressError: any Error, failingReleases: Int) {
+        self.base = base
+        self.progressError = progressError
+        self.faults = NIOLockedValueBox(Faults(failingProgress: failingProgress, failingReleases: failingReleases))
+    }
+
+    var releasesTried: Int { faults.withLockedValue { $0.releasesTried } }
+
+    func claim(worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>) async throws -> [ClaimedDispatch] {
+        try await base.claim(worker: worker, session: session, limit: limit, lease: lease, excluding: excluding)
+    }
+
+    func targets(of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration) async throws -> [FanoutTarget] {
+        try await base.targets(of: claimed, after: cursor, limit: limit, tokenLifetime: tokenLifetime)
+    }
+
+    func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int {
+        try await base.targetCount(of: claimed, tokenLifetime: tokenLifetime)
+    }
+
+    func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration) async throws -> RecordedProgress {
+        let fails = faults.withLockedValue { faults -> Bool in
+            guard faults.failingProgress > 0 else { return false }
+            faults.failingProgress -= 1
+            return true
+        }
+        if fails { throw progressError }
+        return try await base.recordProgress(claimed, worker: worker, progress: progress, lease: lease)
+    }
+
+    func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop] {
+        try await base.stopRequests(among: ids)
+    }
+
+    func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int {
+        try await base.supersededDeliveriesStillSending(before: claimed)
+    }
+
+    func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws {
+        try await base.endChannel(of: claimed, deletingAfter: retention)
+    }
+
+    func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool {
+        try await base.extendLease(id, worker: worker, lease: lease)
+    }
+
+    func finish(_ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry]) async throws -> Bool {
+        try await base.finish(claimed, worker: worker, status: status, log: log)
+    }
+
+    func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget? {
+        try await base.broadcastTarget(of: claimed)
+    }
+
+    func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool {
+        try await base.recordBroadcast(claimed, worker: worker, record: record)
+    }
+
+    func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool {
+        let fails = faults.withLockedValue { faults -> Bool in
+            faults.releasesTried += 1
+            guard faults.failingReleases > 0 else { return false }
+            faults.failingReleases -= 1
+            return true
+        }
+        if fails { throw PostgresError(code: .connectionFailed, message: "injected: the database is away") }
+        return try await base.release(id, worker: worker, retryAt: retryAt)
+    }
+}

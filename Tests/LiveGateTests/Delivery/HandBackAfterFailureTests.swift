@@ -1,0 +1,66 @@
+import APNsSimulator
+import Foundation
+import LiveGate
+import PostgresClient
+import Testing
+import TestSupport
+
+/// A delivery that fails mid-way hands its dispatch back rather than leaving it to its lease, even when
+/// the database is away at that moment: the release is tried again until it answers.
+@Suite("Handing a failed delivery back")
+struct HandBackAfterFailureTests {
+    static let devices = (0..<3).map { token(numbered: $0) }
+
+    /// A page record the database refused (not an outage), and then two releases that met the database
+    /// away: the third release goes through, and the dispatch waits out the retry delay unleased, where
+    /// before it stayed claimed until the lease (30 s here) ran out.
+    @Test func aRefusedRecordIsHandedBackOnceTheDatabaseAnswers() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.database.insertActivityTokens(Self.devices, app: harness.tenant.app, activityID: "game-42")
+            let id = try await harness.update(#""content_state":{"home":1,"away":0}"#)
+            let queue = FaultInjectingDeliveryQueue(
+                base: PostgresDeliveryQueue(pool: harness.database.pool), failingProgress: 1,
+                progressError: PostgresError(code: .statementFailed, sqlState: "XX000", message: "injected: internal error"),
+                failingReleases: 2)
+            let engine = harness.anotherEngine(worker: "failing-worker", queue: queue)
+            try await engine.deliverDue()
+            await engine.shutdown()
+
+            #expect(queue.releasesTried == 3)
+            let row = try await Self.lease(of: id, harness)
+            #expect(row.status == "pending")
+            #expect(row.leasedBy == nil)
+            #expect(row.waiting, "due after the dispatch retry's base delay, not at once")
+        }
+    }
+
+    /// The database away mid-delivery: the dispatch is handed back due at once, once a release goes
+    /// through, and delivered again from its last recorded page.
+    @Test func anOutageMidDeliveryIsHandedBackDueAtOnce() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.database.insertActivityTokens(Self.devices, app: harness.tenant.app, activityID: "game-42")
+            let id = try await harness.update(#""content_state":{"home":2,"away":0}"#)
+            let queue = FaultInjectingDeliveryQueue(
+                base: PostgresDeliveryQueue(pool: harness.database.pool), failingProgress: 1,
+                progressError: PostgresError(code: .connectionLost, message: "injected: the connection broke"),
+                failingReleases: 2)
+            let engine = harness.anotherEngine(worker: "failing-worker", queue: queue)
+            try await engine.deliverDue()
+            await engine.shutdown()
+
+            #expect(queue.releasesTried == 3)
+            #expect(try await Self.lease(of: id, harness).status == "done")
+            // Nothing of the first try was recorded, so every device was sent the update again.
+            #expect(harness.simulator.received.count == 2 * Self.devices.count)
+        }
+    }
+
+    static func lease(of id: String, _ harness: DeliveryHarness) async throws -> (status: String, leasedBy: String?, waiting: Bool) {
+        let row = try await harness.database.pool.query(
+            "SELECT status, leased_by, next_attempt_at > now() AS waiting FROM dispatches WHERE id = $1", [id])[0]
+        return (
+            try row.require("status", as: String.self), try row.decode("leased_by", as: String.self),
+            try row.require("waiting", as: Bool.self)
+        )
+    }
+}
