@@ -88,6 +88,7 @@ struct DispatchDelivery: Sendable {
             return leaseLost() ? .leaseLost : try await release(dispatch.id, at: Date())
         }
         var sending = startSending(first, of: dispatch, to: destination)
+        var sendingPage = first
         var sendingEnd = firstEnd
         while true {
             let following: [FanoutTarget]
@@ -107,7 +108,8 @@ struct DispatchDelivery: Sendable {
                 }
             }
             let next = goOn ? startSending(following, of: dispatch, to: destination) : nil
-            if let ending = try await settle(await sending.value, claimed, pageStart: cursor) {
+            let outcome = await outcomeOnceAPNsIsBack(await sending.value, page: sendingPage, overlapping: next, of: dispatch, to: destination)
+            if let ending = try await settle(outcome, claimed, pageStart: cursor) {
                 _ = await next?.value
                 return ending
             }
@@ -125,8 +127,24 @@ struct DispatchDelivery: Sendable {
                 return try await release(dispatch.id, at: Date())
             }
             sending = next
+            sendingPage = following
             sendingEnd = followingEnd
         }
+    }
+
+    /// A page none of whose pushes reached APNs is sent again at once when the overlapping page got
+    /// through: APNs came back meanwhile. Handed back instead, the dispatch would resume from this page
+    /// and send the overlapping page, already delivered, a second time.
+    private func outcomeOnceAPNsIsBack(
+        _ outcome: PageOutcome, page: [FanoutTarget], overlapping next: Task<PageOutcome, Never>?,
+        of dispatch: Dispatch, to destination: APNsDestination
+    ) async -> PageOutcome {
+        guard outcome.unreachable != nil, stop.raised == nil, let next, await next.value.unreachable == nil else {
+            return outcome
+        }
+        var again = await send(page, of: dispatch, to: destination)
+        again.progress.retried += outcome.progress.retried
+        return again
     }
 
     private func startSending(
