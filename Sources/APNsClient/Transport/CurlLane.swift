@@ -87,6 +87,17 @@ final class CurlLane: Sendable {
         // Handles keep the options every request shares (set once); the value says for which scheme.
         var configured: [UnsafeMutableRawPointer: Bool] = [:]
         let deadlines = ResponseDeadlines(timeout: configuration.responseTimeout)
+        var backoff = ConnectBackoff()
+        // Requests waiting for their endpoint's probe (`ConnectBackoff`), in the order they came.
+        var heldForProbe: [CurlTransfer] = []
+        // The probe to `endpoint` ended: requests held for it go first, to be sent, held again behind a
+        // new probe, or failed, as the backoff now says.
+        func releaseHeld(for endpoint: String) {
+            let released = heldForProbe.filter { $0.endpoint == endpoint }
+            guard !released.isEmpty else { return }
+            heldForProbe.removeAll { $0.endpoint == endpoint }
+            waiting.insert(contentsOf: released, at: 0)
+        }
         // A handle whose transfer ended goes back for reuse, up to the limit.
         func recycle(_ easy: UnsafeMutableRawPointer) {
             if idle.count < Self.idleHandleLimit {
@@ -95,6 +106,40 @@ final class CurlLane: Sendable {
                 configured[easy] = nil
                 curl_easy_cleanup(easy)
             }
+        }
+        // What an ended transfer says of its endpoint's connections. When none could be opened, the
+        // requests still waiting for one there fail now rather than each trying a connection of its own.
+        func learn(from transfer: CurlTransfer, _ outcome: Result<HTTP2Response, HTTP2TransportError>) {
+            switch outcome {
+            case .success:
+                if !backoff.isEmpty { answered(transfer.endpoint) }
+            case .failure(let error) where error.partialAnswer != nil:
+                if !backoff.isEmpty { answered(transfer.endpoint) }
+            case .failure(let error) where ConnectBackoff.couldNotConnect(error, wasSent: transfer.sentSerial != 0):
+                let now = ContinuousClock.now
+                let endpoint = transfer.endpoint
+                backoff.connectFailed(endpoint, error: error, wasProbe: transfer.isProbe, now: now)
+                guard let refusal = backoff.refusal(endpoint, now: now) else { return }
+                let unsent = active.filter { $0.value.sentSerial == 0 && $0.value.endpoint == endpoint }
+                for (easy, unsentTransfer) in unsent {
+                    active[easy] = nil
+                    curl_multi_remove_handle(multi.handle, easy)
+                    if unsentTransfer.isProbe { backoff.probeEnded(endpoint) }
+                    unsentTransfer.completion.finish(.failure(refusal))
+                    recycle(easy)
+                }
+                releaseHeld(for: endpoint)
+            case .failure:
+                if transfer.isProbe { probeEnded(transfer.endpoint) }
+            }
+        }
+        func answered(_ endpoint: String) {
+            backoff.answered(endpoint)
+            releaseHeld(for: endpoint)
+        }
+        func probeEnded(_ endpoint: String) {
+            backoff.probeEnded(endpoint)
+            releaseHeld(for: endpoint)
         }
         while true {
             let (incoming, stopping) = inbox.withLock { inbox in
@@ -108,6 +153,7 @@ final class CurlLane: Sendable {
             if stopping {
                 let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client shut down before an answer came")
                 while let transfer = waiting.popFirst() { transfer.completion.finish(.failure(shutDown)) }
+                for transfer in heldForProbe { transfer.completion.finish(.failure(shutDown)) }
                 for (easy, transfer) in active {
                     curl_multi_remove_handle(multi.handle, easy)
                     curl_easy_cleanup(easy)
@@ -116,6 +162,18 @@ final class CurlLane: Sendable {
                 break
             }
             while active.count < configuration.maximumTransfersInProgress, let transfer = waiting.popFirst() {
+                if !backoff.isEmpty {
+                    switch backoff.admit(transfer.endpoint, now: .now) {
+                    case .send: break
+                    case .probe: transfer.isProbe = true
+                    case .hold:
+                        heldForProbe.append(transfer)
+                        continue
+                    case .fail(let refusal):
+                        transfer.completion.finish(.failure(refusal))
+                        continue
+                    }
+                }
                 let easy = idle.popLast() ?? curl_easy_init()
                 guard let easy else {
                     transfer.completion.finish(.failure(HTTP2TransportError(.invalidRequest, "curl_easy_init failed")))
@@ -150,9 +208,11 @@ final class CurlLane: Sendable {
                     let transfer = active.removeValue(forKey: easy)
                 else { continue }
                 let result = message.pointee.data.result
+                let outcome = CurlRequestSetup.outcome(of: transfer, easy: easy, result: result)
                 curl_multi_remove_handle(multi.handle, easy)
-                transfer.completion.finish(CurlRequestSetup.outcome(of: transfer, easy: easy, result: result))
+                transfer.completion.finish(outcome)
                 recycle(easy)
+                learn(from: transfer, outcome)
             }
             // Requests sent and not answered in time: removing the handle resets the stream.
             let now = ContinuousClock.now
@@ -163,6 +223,7 @@ final class CurlLane: Sendable {
                 transfer.completion.finish(
                     .failure(HTTP2TransportError(.timedOut, "no answer within \(deadlines.timeout) of sending the request")))
                 recycle(easy)
+                if transfer.isProbe { probeEnded(transfer.endpoint) }
             }
             // Answers freed room for queued requests: start them now rather than after the next wait.
             if !waiting.isEmpty && active.count < configuration.maximumTransfersInProgress { continue }

@@ -23,6 +23,10 @@ final class CurlTransfer: @unchecked Sendable {
     var deadlines: ResponseDeadlines?
     /// Given by `deadlines` when the request was sent; 0 until then.
     var sentSerial: UInt64 = 0
+    /// Sent to learn whether its endpoint takes connections again (`ConnectBackoff`).
+    var isProbe = false
+    /// `scheme://authority` of the request's URL, once the lane needed it (`ConnectBackoff.endpoint`).
+    lazy var endpoint = ConnectBackoff.endpoint(of: request.url)
 
     init(request: HTTP2Request, completion: TransferCompletion, keptHeaders: [[UInt8]]? = nil) {
         self.request = request

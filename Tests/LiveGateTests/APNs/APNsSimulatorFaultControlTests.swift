@@ -71,6 +71,8 @@ struct APNsSimulatorFaultControlTests {
                     == #"{"tokens":{},"streams":{"every":4,"fault":"close_after_headers"},"goaway":{"after_streams":2,"connections":1},"tls":{"connections":1},"report":{"connections":1,"tls_refused":0,"goaways_sent":0,"streams_reset":0,"closed_connections":[]}}"#)
 
             #expect(Self.transportError(await sender.send(APNsSimulatorTests.push(Self.token), app: app)) == .tlsFailed)
+            // Past the client's backoff after a refused handshake (100 ms), the next push tries again.
+            try await Task.sleep(for: .milliseconds(150))
             #expect(await sender.send(APNsSimulatorTests.push(Self.token), app: app) == APNsSimulatorControlTests.delivered)
             #expect(await sender.send(APNsSimulatorTests.push(Self.token), app: app) == APNsSimulatorControlTests.delivered)
             let report = try await control.request("GET", "/_sim/faults").text
