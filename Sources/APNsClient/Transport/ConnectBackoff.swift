@@ -1,5 +1,5 @@
 /// One lane's view of the endpoints it could not connect to: after a connection to an endpoint could
-/// not be opened (refused, no TLS handshake, no answer to the connect in time), and until an answer
+/// not be opened (refused, or no TLS handshake), and until an answer
 /// comes from it again, requests to it are failed at once (`connectFailed` or `tlsFailed`, as the last
 /// try) instead of each opening a connection of its own; one request at a time is let through as a
 /// probe, 100 ms after the first failure, doubling to at most 5 s, and requests that come while it is
@@ -64,9 +64,11 @@ struct ConnectBackoff {
     }
 
     /// Whether a request that ended with `error` shows that its endpoint took no connection: it could
-    /// not connect, or its TLS handshake failed, or it timed out before it was ever sent.
-    static func couldNotConnect(_ error: HTTP2TransportError, wasSent: Bool) -> Bool {
-        error.code == .connectFailed || error.code == .tlsFailed || (error.code == .timedOut && !wasSent)
+    /// not connect, or its TLS handshake failed. Not a timeout before the request went out: that may be
+    /// a request that waited for a free stream on a working connection (a server that lowered its
+    /// SETTINGS_MAX_CONCURRENT_STREAMS), and a connect that times out is slow enough on its own.
+    static func couldNotConnect(_ error: HTTP2TransportError) -> Bool {
+        error.code == .connectFailed || error.code == .tlsFailed
     }
 
     /// An answer came from `endpoint`: its connections work.

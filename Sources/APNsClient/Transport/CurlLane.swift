@@ -115,7 +115,7 @@ final class CurlLane: Sendable {
                 if !backoff.isEmpty { answered(transfer.endpoint) }
             case .failure(let error) where error.partialAnswer != nil:
                 if !backoff.isEmpty { answered(transfer.endpoint) }
-            case .failure(let error) where ConnectBackoff.couldNotConnect(error, wasSent: transfer.sentSerial != 0):
+            case .failure(let error) where ConnectBackoff.couldNotConnect(error):
                 let now = ContinuousClock.now
                 let endpoint = transfer.endpoint
                 backoff.connectFailed(endpoint, error: error, wasProbe: transfer.isProbe, now: now)
