@@ -103,7 +103,13 @@ struct APNsFaultDeliveryTests {
             harness.simulator.setGoAway(GoAwayFault(afterStreams: 40))
             let id = try await Self.fanOut(harness)
             try await Self.expectEveryDeviceServed(harness, dispatch: id)
-            #expect(harness.simulator.faultReport.goAwaysSent >= 7)
+            // A GOAWAY from each connection that reached 40 streams, and several of them. Not always 7
+            // (300 ÷ 40): on a busy machine libcurl may open a connection while another is still in its
+            // handshake, and connections that share the pushes can end below 40.
+            let perConnection = Dictionary(grouping: harness.simulator.received, by: \.connection).mapValues(\.count)
+            let full = perConnection.values.filter { $0 >= 40 }.count
+            #expect(full >= 3, "pushes per connection: \(perConnection)")
+            #expect(harness.simulator.faultReport.goAwaysSent >= full, "pushes per connection: \(perConnection)")
         }
     }
 
