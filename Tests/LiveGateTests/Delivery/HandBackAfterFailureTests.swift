@@ -16,16 +16,8 @@ struct HandBackAfterFailureTests {
     /// before it stayed claimed until the lease (30 s here) ran out.
     @Test func aRefusedRecordIsHandedBackOnceTheDatabaseAnswers() async throws {
         try await DeliveryHarness.with { harness in
-            try await harness.database.insertActivityTokens(Self.devices, app: harness.tenant.app, activityID: "game-42")
-            let id = try await harness.update(#""content_state":{"home":1,"away":0}"#)
-            let queue = FaultInjectingDeliveryQueue(
-                base: PostgresDeliveryQueue(pool: harness.database.pool), failingProgress: 1,
-                progressError: PostgresError(code: .statementFailed, sqlState: "XX000", message: "injected: internal error"),
-                failingReleases: 2)
-            let engine = harness.anotherEngine(worker: "failing-worker", queue: queue)
-            try await engine.deliverDue()
-            await engine.shutdown()
-
+            let (id, queue) = try await Self.deliverOnce(
+                harness, recordFailsWith: PostgresError(code: .statementFailed, sqlState: "XX000", message: "injected: internal error"))
             #expect(queue.releasesTried == 3)
             let row = try await Self.lease(of: id, harness)
             #expect(row.status == "pending")
@@ -38,21 +30,28 @@ struct HandBackAfterFailureTests {
     /// through, and delivered again from its last recorded page.
     @Test func anOutageMidDeliveryIsHandedBackDueAtOnce() async throws {
         try await DeliveryHarness.with { harness in
-            try await harness.database.insertActivityTokens(Self.devices, app: harness.tenant.app, activityID: "game-42")
-            let id = try await harness.update(#""content_state":{"home":2,"away":0}"#)
-            let queue = FaultInjectingDeliveryQueue(
-                base: PostgresDeliveryQueue(pool: harness.database.pool), failingProgress: 1,
-                progressError: PostgresError(code: .connectionLost, message: "injected: the connection broke"),
-                failingReleases: 2)
-            let engine = harness.anotherEngine(worker: "failing-worker", queue: queue)
-            try await engine.deliverDue()
-            await engine.shutdown()
-
+            let (id, queue) = try await Self.deliverOnce(
+                harness, recordFailsWith: PostgresError(code: .connectionLost, message: "injected: the connection broke"))
             #expect(queue.releasesTried == 3)
             #expect(try await Self.lease(of: id, harness).status == "done")
             // Nothing of the first try was recorded, so every device was sent the update again.
             #expect(harness.simulator.received.count == 2 * Self.devices.count)
         }
+    }
+
+    /// Posts an update to the devices and delivers what is due through a queue whose first page record
+    /// fails with `error` and whose first two releases meet the database away; returns the dispatch id.
+    static func deliverOnce(
+        _ harness: DeliveryHarness, recordFailsWith error: PostgresError
+    ) async throws -> (id: String, queue: FaultInjectingDeliveryQueue) {
+        try await harness.database.insertActivityTokens(devices, app: harness.tenant.app, activityID: "game-42")
+        let id = try await harness.update(#""content_state":{"home":1,"away":0}"#)
+        let queue = FaultInjectingDeliveryQueue(
+            base: PostgresDeliveryQueue(pool: harness.database.pool), failingProgress: 1, progressError: error, failingReleases: 2)
+        let engine = harness.anotherEngine(worker: "failing-worker", queue: queue)
+        try await engine.deliverDue()
+        await engine.shutdown()
+        return (id, queue)
     }
 
     static func lease(of id: String, _ harness: DeliveryHarness) async throws -> (status: String, leasedBy: String?, waiting: Bool) {
