@@ -1,11 +1,10 @@
-/// One lane's view of the endpoints it could not connect to: after a connection to an endpoint could
-/// not be opened (refused, or no TLS handshake), and until an answer
-/// comes from it again, requests to it are failed at once (`connectFailed` or `tlsFailed`, as the last
-/// try) instead of each opening a connection of its own; one request at a time is let through as a
-/// probe, 100 ms after the first failure, doubling to at most 5 s, and requests that come while it is
-/// out wait for what it finds (sent if it got an answer, failed if it could not connect either).
-/// Without it, an endpoint that is down
-/// met every push in flight, and every retry of each, with a handshake of its own: thousands a second.
+/// One lane's view of the endpoints it could not connect to. After a connection to an endpoint could
+/// not be opened (refused, or no TLS handshake), and until an answer comes from it again, requests to it
+/// are failed at once (`connectFailed` or `tlsFailed`, as the last try) instead of each opening a
+/// connection of its own; one request at a time is let through as a probe, 100 ms after the first
+/// failure, doubling to at most 5 s, and requests that come while it is out wait for what it finds
+/// (sent if it got an answer, failed if it could not connect either). Without it, an endpoint that is
+/// down met every push in flight, and every retry of each, with a handshake of its own: thousands a second.
 ///
 /// The requests failed at once never reached the server, so the callers' retry policies treat them as
 /// any other connect failure. Used on the lane's thread only (`CurlLane`).
@@ -47,15 +46,14 @@ struct ConnectBackoff {
     mutating func admit(_ endpoint: String, now: ContinuousClock.Instant) -> Admission {
         guard var state = failing[endpoint] else { return .send }
         if state.probing { return .hold }
-        guard now >= state.nextProbe else { return .fail(refusal(endpoint, now: now) ?? state.last) }
+        guard now >= state.nextProbe else { return .fail(Self.refusal(endpoint, state, now: now)) }
         state.probing = true
         failing[endpoint] = state
         return .probe
     }
 
-    /// The error a request to `endpoint` fails with at once, if it is failing.
-    func refusal(_ endpoint: String, now: ContinuousClock.Instant) -> HTTP2TransportError? {
-        guard let state = failing[endpoint] else { return nil }
+    /// The error a request to a failing endpoint fails with at once.
+    private static func refusal(_ endpoint: String, _ state: Failing, now: ContinuousClock.Instant) -> HTTP2TransportError {
         let wait = max(.zero, state.nextProbe - now)
         return HTTP2TransportError(
             state.last.code,
@@ -76,20 +74,26 @@ struct ConnectBackoff {
         failing[endpoint] = nil
     }
 
-    /// A connection to `endpoint` could not be opened. Failures of requests admitted before the first
-    /// one, or while a probe was out, count as one: the delay grows with probes, not with pushes.
-    mutating func connectFailed(_ endpoint: String, error: HTTP2TransportError, wasProbe: Bool, now: ContinuousClock.Instant) {
-        guard var state = failing[endpoint] else {
-            failing[endpoint] = Failing(failures: 1, nextProbe: now + Self.firstDelay, probing: false, last: error)
-            return
-        }
-        state.last = error
-        if wasProbe {
-            state.failures += 1
-            state.probing = false
-            state.nextProbe = now + Self.delay(afterFailures: state.failures)
+    /// A connection to `endpoint` could not be opened; returns the error that requests still waiting for
+    /// one there fail with. Failures of requests admitted before the first one, or while a probe was out,
+    /// count as one: the delay grows with probes, not with pushes.
+    mutating func connectFailed(
+        _ endpoint: String, error: HTTP2TransportError, wasProbe: Bool, now: ContinuousClock.Instant
+    ) -> HTTP2TransportError {
+        var state: Failing
+        if let failed = failing[endpoint] {
+            state = failed
+            state.last = error
+            if wasProbe {
+                state.failures += 1
+                state.probing = false
+                state.nextProbe = now + Self.delay(afterFailures: state.failures)
+            }
+        } else {
+            state = Failing(failures: 1, nextProbe: now + Self.firstDelay, probing: false, last: error)
         }
         failing[endpoint] = state
+        return Self.refusal(endpoint, state, now: now)
     }
 
     /// The probe ended without an answer and without a connect failure (it timed out after it was sent,

@@ -116,10 +116,8 @@ final class CurlLane: Sendable {
             case .failure(let error) where error.partialAnswer != nil:
                 if !backoff.isEmpty { answered(transfer.endpoint) }
             case .failure(let error) where ConnectBackoff.couldNotConnect(error):
-                let now = ContinuousClock.now
                 let endpoint = transfer.endpoint
-                backoff.connectFailed(endpoint, error: error, wasProbe: transfer.isProbe, now: now)
-                guard let refusal = backoff.refusal(endpoint, now: now) else { return }
+                let refusal = backoff.connectFailed(endpoint, error: error, wasProbe: transfer.isProbe, now: .now)
                 let unsent = active.filter { $0.value.sentSerial == 0 && $0.value.endpoint == endpoint }
                 for (easy, unsentTransfer) in unsent {
                     active[easy] = nil
