@@ -25,6 +25,15 @@ final class FaultInjectingDeliveryQueue: DeliveryQueue {
 
     var releasesTried: Int { faults.withLockedValue { $0.releasesTried } }
 
+    /// Uses up one of the failures `remaining` counts, if one is left.
+    private func injects(_ remaining: WritableKeyPath<Faults, Int>) -> Bool {
+        faults.withLockedValue { faults in
+            guard faults[keyPath: remaining] > 0 else { return false }
+            faults[keyPath: remaining] -= 1
+            return true
+        }
+    }
+
     func claim(worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>) async throws -> [ClaimedDispatch] {
         try await base.claim(worker: worker, session: session, limit: limit, lease: lease, excluding: excluding)
     }
@@ -38,12 +47,7 @@ final class FaultInjectingDeliveryQueue: DeliveryQueue {
     }
 
     func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration) async throws -> RecordedProgress {
-        let fails = faults.withLockedValue { faults -> Bool in
-            guard faults.failingProgress > 0 else { return false }
-            faults.failingProgress -= 1
-            return true
-        }
-        if fails { throw progressError }
+        if injects(\.failingProgress) { throw progressError }
         return try await base.recordProgress(claimed, worker: worker, progress: progress, lease: lease)
     }
 
@@ -76,13 +80,8 @@ final class FaultInjectingDeliveryQueue: DeliveryQueue {
     }
 
     func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool {
-        let fails = faults.withLockedValue { faults -> Bool in
-            faults.releasesTried += 1
-            guard faults.failingReleases > 0 else { return false }
-            faults.failingReleases -= 1
-            return true
-        }
-        if fails { throw PostgresError(code: .connectionFailed, message: "injected: the database is away") }
+        faults.withLockedValue { $0.releasesTried += 1 }
+        if injects(\.failingReleases) { throw PostgresError(code: .connectionFailed, message: "injected: the database is away") }
         return try await base.release(id, worker: worker, retryAt: retryAt)
     }
 }
