@@ -180,9 +180,16 @@ struct MetricsEndpointTests {
                     ["LIVEGATE_DELIVERY": "off", "LIVEGATE_METRICS_ADDRESS": "127.0.0.1:\(metricsPort)"]))
             defer { separate.process.stop() }
             #expect(try await CurlHTTPClient.request("GET", "http://127.0.0.1:\(separate.port)/metrics").status == 404)
-            let scrape = try await PrometheusScrape.scrape("http://127.0.0.1:\(metricsPort)/metrics")
-            // The gateway's own requests (its health checks) are counted there.
-            #expect(scrape.value("livegate_http_requests_total", ["route": "/healthz", "method": "GET", "status": "200"]) >= 1)
+            // The gateway's own requests (its health checks) are counted there. Hummingbird counts a
+            // request once its answer is written, so the health check that found the gateway up may be
+            // counted just after its 200 arrived: scrape until it is.
+            let healthChecks = ["route": "/healthz", "method": "GET", "status": "200"]
+            var scrape = try await PrometheusScrape.scrape("http://127.0.0.1:\(metricsPort)/metrics")
+            for _ in 0..<100 where scrape.value("livegate_http_requests_total", healthChecks) < 1 {
+                try await Task.sleep(for: .milliseconds(20))
+                scrape = try await PrometheusScrape.scrape("http://127.0.0.1:\(metricsPort)/metrics")
+            }
+            #expect(scrape.value("livegate_http_requests_total", healthChecks) >= 1)
             #expect(try await CurlHTTPClient.request("GET", "http://127.0.0.1:\(metricsPort)/healthz").status == 404)
 
             let off = try await DeliveryCrashTests.startGateway(
