@@ -184,12 +184,10 @@ struct MetricsEndpointTests {
             // request once its answer is written, so the health check that found the gateway up may be
             // counted just after its 200 arrived: scrape until it is.
             let healthChecks = ["route": "/healthz", "method": "GET", "status": "200"]
-            var scrape = try await PrometheusScrape.scrape("http://127.0.0.1:\(metricsPort)/metrics")
-            for _ in 0..<100 where scrape.value("livegate_http_requests_total", healthChecks) < 1 {
-                try await Task.sleep(for: .milliseconds(20))
-                scrape = try await PrometheusScrape.scrape("http://127.0.0.1:\(metricsPort)/metrics")
+            try await DeliveryCrashTests.waitUntil("the health checks are counted", timeout: .seconds(5)) {
+                try await PrometheusScrape.scrape("http://127.0.0.1:\(metricsPort)/metrics")
+                    .value("livegate_http_requests_total", healthChecks) >= 1
             }
-            #expect(scrape.value("livegate_http_requests_total", healthChecks) >= 1)
             #expect(try await CurlHTTPClient.request("GET", "http://127.0.0.1:\(metricsPort)/healthz").status == 404)
 
             let off = try await DeliveryCrashTests.startGateway(
