@@ -14,7 +14,9 @@
 # provider tokens as APNs does. Its baseline is h2load with the gateway's connections and streams
 # (LIVEGATE_APNS_CONNECTIONS, LIVEGATE_APNS_MAX_STREAMS, the server's limit if lower) and a real provider
 # token (`livegate provider-token`); its peer row is aioapns (PyPI, bench/delivery/aioapns_peer.py) sending
-# the same pushes to the same simulator.
+# the same pushes to the same simulator. Its floor row is libcurl alone (bench/delivery/curl_floor.c, built
+# here against the libcurl the gateway links): the same pushes with the gateway's headers, connections,
+# streams and threads and nothing else, so the gap between it and the gateway is the gateway's own work.
 # As root, nghttpd gets a private tmpfs on /tmp (see start_receiver below).
 #
 # Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH, if set, is passed as --scratch-path), starts
@@ -23,7 +25,7 @@
 # best and the median over rounds are reported, to damp the noise of a shared machine. The gateway
 # inherits the environment, so LIVEGATE_DELIVERY_* settings can be tried without editing this script.
 # LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000); LIVEGATE_BENCH_PEER=0 leaves out the rtt
-# receiver's aioapns row; LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each receiver's rounds.
+# receiver's aioapns row, LIVEGATE_BENCH_FLOOR=0 its libcurl-alone row; LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each receiver's rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/postgres.sh
@@ -133,6 +135,12 @@ if [ -n "${receiver_port[rtt]:-}" ]; then
     for _ in $(seq 1 50); do [ -s "$work/sim-cert.pem" ] && break; sleep 0.1; done
     cat "$work/sim-cert.pem" >>"$work/ca.pem"
     provider_token=$("$bin" provider-token --team-id TEAM123456 --key-id KEY1234567 --key-file "$work/key.p8")
+    if [ "${LIVEGATE_BENCH_FLOOR:-1}" != 0 ]; then
+        cc -O2 -o "$work/curl_floor" bench/delivery/curl_floor.c $(pkg-config --cflags --libs libcurl) -lpthread \
+            || fail "could not build bench/delivery/curl_floor.c"
+        # The gateway's own default (LIVEGATE_APNS_THREADS): one per core, at most one per connection.
+        floor_threads=${LIVEGATE_APNS_THREADS:-$(( $(nproc) < LIVEGATE_APNS_CONNECTIONS ? $(nproc) : LIVEGATE_APNS_CONNECTIONS ))}
+    fi
 fi
 
 gateway_port=$(free_port)
@@ -215,6 +223,15 @@ run_peer() {
     echo "${out%% *}"
 }
 
+# libcurl alone (curl_floor.c) posting the same pushes to the rtt simulator with the gateway's connections,
+# streams and threads. Prints "pushes_per_second cpu_ms".
+run_floor() {
+    local out
+    out=$("$work/curl_floor" "$work/uris-rtt" "$work/payload.json" "$work/sim-cert.pem" "$provider_token" "$expiration" \
+        "$LIVEGATE_APNS_CONNECTIONS" "$rtt_streams" "$floor_threads" 2>&1) || fail "curl_floor failed: $out"
+    echo "$out"
+}
+
 # Forgets what the simulator recorded, so its memory stays flat over the rounds.
 clear_simulator() {
     curl -fsS --cacert "$work/sim-cert.pem" -X DELETE "https://127.0.0.1:${receiver_port[rtt]}/_sim/pushes" >/dev/null
@@ -229,7 +246,7 @@ index=0
 for receiver in $receivers; do
     port=${receiver_port[$receiver]}
     [ "$receiver" = h2c ] && scheme=http || scheme=https
-    gw_all=(); h2_all=(); peer_all=(); best_gw=0; best_h2=0; best_shape=""; best_elapsed=""; best_gw_cpu=""
+    gw_all=(); h2_all=(); peer_all=(); floor_all=(); floor_cpu_all=(); best_gw=0; best_h2=0; best_shape=""; best_elapsed=""; best_gw_cpu=""
     for round in $(seq 1 "$rounds"); do
         minute=$((minute + 1))
         out=$(run_gateway "$receiver" "$index") || exit 1
@@ -266,6 +283,12 @@ for receiver in $receivers; do
             peer_all+=("$peer")
             clear_simulator
         fi
+        if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_FLOOR:-1}" != 0 ]; then
+            read -r floor floor_cpu <<<"$(run_floor)" || exit 1
+            echo "$receiver round $round: libcurl alone $floor pushes/s (CPU: $floor_cpu ms)" >&2
+            floor_all+=("$floor"); floor_cpu_all+=("$floor_cpu")
+            clear_simulator
+        fi
     done
     med_gw=$(echo "${gw_all[*]}" | median)
     med_h2=$(echo "${h2_all[*]}" | median)
@@ -280,6 +303,12 @@ for receiver in $receivers; do
         med_peer=$(echo "${peer_all[*]}" | median)
         peer_summary="| $receiver (${rtt_ms} ms) | aioapns $(python3 -c 'import importlib.metadata as m; print(m.version("aioapns"))') | $best_peer | $med_peer | $(awk -v g="$best_gw" -v p="$best_peer" 'BEGIN { printf "%.1f", g / p }')× | $(awk -v g="$med_gw" -v p="$med_peer" 'BEGIN { printf "%.1f", g / p }')× |"
     fi
+    if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_FLOOR:-1}" != 0 ]; then
+        best_floor=$(printf '%s\n' "${floor_all[@]}" | sort -n | tail -n 1)
+        med_floor=$(echo "${floor_all[*]}" | median)
+        med_floor_cpu=$(echo "${floor_cpu_all[*]}" | median)
+        floor_summary="| $receiver (${rtt_ms} ms) | libcurl alone ($(curl-config --version 2>/dev/null || echo libcurl), $floor_threads threads) | $best_floor | $med_floor | $(awk -v f="$med_floor" -v h="$med_h2" 'BEGIN { printf "%.2f", f / h }')× | $(awk -v g="$med_gw" -v f="$med_floor" 'BEGIN { printf "%.2f", g / f }')× | $med_floor_cpu ms |"
+    fi
     summary+=("| $receiver | $best_gw | $med_gw | $best_h2 (\`$best_shape\`) | $med_h2 | ${ratio}× | ${med_ratio}× | $best_elapsed ms | $best_gw_cpu ms | $((hwm_kib / 1024)) MiB |")
     index=$((index + 1))
 done
@@ -293,6 +322,14 @@ if [ -n "${peer_summary:-}" ]; then
     echo "|---|---|---:|---:|---:|---:|"
     echo "$peer_summary"
     echo
+fi
+if [ -n "${floor_summary:-}" ]; then
+    echo "| receiver | floor | pushes/s (best) | (median) | floor ÷ h2load (median) | gateway ÷ floor (median) | floor CPU (median) |"
+    echo "|---|---|---:|---:|---:|---:|---:|"
+    echo "$floor_summary"
+    echo
+fi
+if [ -n "${peer_summary:-}${floor_summary:-}" ]; then
     echo "rtt: simulator answers ${rtt_ms} ms after each request and advertises $sim_streams streams; gateway and h2load:" \
         "$LIVEGATE_APNS_CONNECTIONS connections × $rtt_streams streams; aioapns: $LIVEGATE_APNS_CONNECTIONS connections, as many streams as the server allows."
 fi
