@@ -39,10 +39,7 @@ public struct Housekeeping: Sendable {
             "message_activity_log_hours", where: "hour < now() - make_interval(secs => $1) - interval '1 hour'", kept)
         // Finished dispatches (and, by cascade, a start's targets) are kept as long as the log that names them;
         // superseded and cancelled ones are finished too.
-        report.dispatches = try await deleteInBatches(
-            "dispatches",
-            where: "status IN ('done', 'failed', 'superseded', 'cancelled') AND completed_at < now() - make_interval(secs => $1)",
-            kept)
+        report.dispatches = try await deleteInBatches("dispatches", where: Self.finishedDispatches, kept)
         // Quota windows are needed for their hour only; an hour's grace covers clocks slightly apart.
         report.rateLimitWindows = try await deleteInBatches(
             "rate_limit_windows", where: "window_start < now() - make_interval(secs => $1)", 2 * 3600)
@@ -60,13 +57,25 @@ public struct Housekeeping: Sendable {
             "idempotency_keys", where: "created_at < now() - make_interval(secs => $1)", IdempotencyClaim.retention.inSeconds)
     }
 
+    /// Finished dispatches older than `$1` seconds: the predicate of migration 015's
+    /// `dispatches_finished_idx`, which serves it.
+    public static let finishedDispatches =
+        "status IN ('done', 'failed', 'superseded', 'cancelled') AND completed_at < now() - make_interval(secs => $1)"
+
+    /// One batch of finished dispatches to delete (`$2` at most), as housekeeping selects it.
+    public static var finishedDispatchesSelection: String { batchSelection("dispatches", where: finishedDispatches) }
+
+    private static func batchSelection(_ table: String, where condition: String) -> String {
+        "SELECT ctid FROM \(table) WHERE \(condition) LIMIT $2"
+    }
+
     /// `table` and `condition` are fixed strings of this file, never input; `condition` may use `$1`,
     /// which is `seconds`.
     private func deleteInBatches(_ table: String, where condition: String, _ seconds: Double) async throws -> Int {
         var total = 0
         while true {
             let deleted = try await pool.query(
-                "DELETE FROM \(table) WHERE ctid IN (SELECT ctid FROM \(table) WHERE \(condition) LIMIT $2)",
+                "DELETE FROM \(table) WHERE ctid IN (\(Self.batchSelection(table, where: condition)))",
                 [seconds, batchSize]
             ).affectedRowCount
             total += deleted
