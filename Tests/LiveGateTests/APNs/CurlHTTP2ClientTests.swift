@@ -120,30 +120,6 @@ struct CurlHTTP2ClientTests {
         }
     }
 
-    /// A request handed over while others are in flight is not queued behind them: one handed over 200 ms
-    /// after a batch goes out at once, and is answered one round trip (600 ms) later, not after the
-    /// batch's answers and a round trip of its own (1,000 ms).
-    @Test func aRequestHandedOverWhileOthersAreInFlightGoesOutAtOnce() async throws {
-        try await APNsSimulatorOptionsTests.withSimulator(options: ["--latency-ms", "600"]) { port, _, certificate, _ in
-            let client = CurlHTTP2Client(configuration: .init(trustedCAFile: certificate))
-            // Without a provider token: 403s, answered after the latency as 200s are.
-            let request: @Sendable (Int) -> HTTP2Request = { index in
-                HTTP2Request(url: "https://127.0.0.1:\(port)/3/device/\(String(format: "%064x", index))", body: Array("{}".utf8))
-            }
-            _ = try await client.send(request(0))  // the connection is open before the timing starts
-            async let batch = client.send(batch: (1...20).map(request))
-            try await Task.sleep(for: .milliseconds(200))
-            let handedOver = ContinuousClock.now
-            let answer = try await client.send(request(21))
-            let waited = ContinuousClock.now - handedOver
-            let batchAnswers = await batch
-            await client.shutdown()
-            #expect(answer.status == 403)
-            #expect(batchAnswers.allSatisfy { (try? $0.get())?.status == 403 })
-            #expect(waited >= .milliseconds(600) && waited < .milliseconds(850), "answered \(waited) after it was handed over")
-        }
-    }
-
     /// h2c (local simulators): every request gets its own connection, because libcurl 7.88 cannot reuse
     /// one with prior knowledge; what matters is that each request is answered.
     @Test func cleartextRequestsEachSucceed() async throws {
