@@ -47,6 +47,9 @@ default_streams=500
 [[ " $receivers " == *" tls "* || " $receivers " == *" h2c "* ]] && default_streams=100
 export LIVEGATE_APNS_CONNECTIONS="${LIVEGATE_APNS_CONNECTIONS:-4}"
 export LIVEGATE_APNS_MAX_STREAMS="${LIVEGATE_APNS_MAX_STREAMS:-$default_streams}"
+# The gateway's own default (one libcurl thread per core, at most one per connection), set here so that
+# the rtt receiver's libcurl-alone row runs with exactly the gateway's threads.
+export LIVEGATE_APNS_THREADS="${LIVEGATE_APNS_THREADS:-$(( $(nproc) < LIVEGATE_APNS_CONNECTIONS ? $(nproc) : LIVEGATE_APNS_CONNECTIONS ))}"
 rtt_streams=$((LIVEGATE_APNS_MAX_STREAMS < sim_streams ? LIVEGATE_APNS_MAX_STREAMS : sim_streams))
 
 if ! command -v nghttpd >/dev/null || ! command -v h2load >/dev/null; then
@@ -138,8 +141,6 @@ if [ -n "${receiver_port[rtt]:-}" ]; then
     if [ "${LIVEGATE_BENCH_FLOOR:-1}" != 0 ]; then
         cc -O2 -o "$work/curl_floor" bench/delivery/curl_floor.c $(pkg-config --cflags --libs libcurl) -lpthread \
             || fail "could not build bench/delivery/curl_floor.c"
-        # The gateway's own default (LIVEGATE_APNS_THREADS): one per core, at most one per connection.
-        floor_threads=${LIVEGATE_APNS_THREADS:-$(( $(nproc) < LIVEGATE_APNS_CONNECTIONS ? $(nproc) : LIVEGATE_APNS_CONNECTIONS ))}
     fi
 fi
 
@@ -228,7 +229,7 @@ run_peer() {
 run_floor() {
     local out
     out=$("$work/curl_floor" "$work/uris-rtt" "$work/payload.json" "$work/sim-cert.pem" "$provider_token" "$expiration" \
-        "$LIVEGATE_APNS_CONNECTIONS" "$rtt_streams" "$floor_threads" 2>&1) || fail "curl_floor failed: $out"
+        "$LIVEGATE_APNS_CONNECTIONS" "$rtt_streams" "$LIVEGATE_APNS_THREADS" 2>&1) || fail "curl_floor failed: $out"
     echo "$out"
 }
 
@@ -307,7 +308,7 @@ for receiver in $receivers; do
         best_floor=$(printf '%s\n' "${floor_all[@]}" | sort -n | tail -n 1)
         med_floor=$(echo "${floor_all[*]}" | median)
         med_floor_cpu=$(echo "${floor_cpu_all[*]}" | median)
-        floor_summary="| $receiver (${rtt_ms} ms) | libcurl alone ($(curl-config --version 2>/dev/null || echo libcurl), $floor_threads threads) | $best_floor | $med_floor | $(awk -v f="$med_floor" -v h="$med_h2" 'BEGIN { printf "%.2f", f / h }')× | $(awk -v g="$med_gw" -v f="$med_floor" 'BEGIN { printf "%.2f", g / f }')× | $med_floor_cpu ms |"
+        floor_summary="| $receiver (${rtt_ms} ms) | libcurl alone ($(curl-config --version 2>/dev/null || echo libcurl), $LIVEGATE_APNS_THREADS threads) | $best_floor | $med_floor | $(awk -v f="$med_floor" -v h="$med_h2" 'BEGIN { printf "%.2f", f / h }')× | $(awk -v g="$med_gw" -v f="$med_floor" 'BEGIN { printf "%.2f", g / f }')× | $med_floor_cpu ms |"
     fi
     summary+=("| $receiver | $best_gw | $med_gw | $best_h2 (\`$best_shape\`) | $med_h2 | ${ratio}× | ${med_ratio}× | $best_elapsed ms | $best_gw_cpu ms | $((hwm_kib / 1024)) MiB |")
     index=$((index + 1))

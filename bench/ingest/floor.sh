@@ -10,6 +10,8 @@
 # the better run: answers a second, and CPU per call (user + system) of the server and of wrk.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/lib/postgres.sh
+source bench/lib/setup.sh
 source bench/lib/wrk.sh
 
 duration="${1:-15}"
@@ -19,11 +21,11 @@ echo "building bench/ingest/floor (release)..." >&2
 swift build -c release --package-path bench/ingest/floor >&2
 floor_bin="$(swift build -c release --package-path bench/ingest/floor --show-bin-path)/IngestFloor"
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 "$floor_bin" "$port" >/dev/null 2>&1 &
 floor_pid=$!
 trap 'kill "$floor_pid" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+wait_for_port "$port"
 
 # update.lua reads these; the floor checks neither.
 export BENCH_APP_ID=00000000-0000-4000-8000-000000000000 BENCH_API_KEY=floor
