@@ -77,19 +77,26 @@ struct MigrationTests {
 
     /// Migration 013: removing the tokens APNs called dead looks them up by value through an index, not
     /// by reading every token of the app (1.8 s a page at a million devices without it).
+    /// The lines of the plan PostgreSQL makes for `statement` with sequential scans off: small test
+    /// tables would be read whole anyway, and the question is whether an index can serve.
+    static func indexPlan(
+        of statement: String, _ parameters: [(any PostgresBindable)?], in database: TestDatabase
+    ) async throws -> [String] {
+        try await database.pool.withConnection { connection in
+            try connection.query("SET enable_seqscan = off")
+            defer { _ = try? connection.query("RESET enable_seqscan") }
+            return try connection.query("EXPLAIN (COSTS OFF) " + statement, parameters)
+                .map { try $0.require("QUERY PLAN", as: String.self) }
+        }
+    }
+
     @Test(arguments: ["activity_tokens", "push_to_start_tokens"])
     func deadTokensAreFoundThroughAnIndex(table: String) async throws {
         try await TestDatabase.with { database in
             let app = try await database.makeApp(in: try await database.makeWorkspace())
-            let lines = try await database.pool.withConnection { connection in
-                // Small test tables would be read whole anyway: the question is whether an index can serve.
-                try connection.query("SET enable_seqscan = off")
-                defer { _ = try? connection.query("RESET enable_seqscan") }
-                return try connection.query(
-                    "EXPLAIN (COSTS OFF) DELETE FROM \(table) WHERE app_id = $1 AND push_token = ANY($2::text[])",
-                    [app.id, ["ab", "cd"]]
-                ).map { try $0.require("QUERY PLAN", as: String.self) }
-            }
+            let lines = try await Self.indexPlan(
+                of: "DELETE FROM \(table) WHERE app_id = $1 AND push_token = ANY($2::text[])", [app.id, ["ab", "cd"]],
+                in: database)
             #expect(lines.contains { $0.contains("Index") && $0.contains("\(table)_push_token_idx") }, "\(lines)")
             #expect(lines.contains { $0.contains("push_token = ANY") && $0.contains("Index Cond") }, "\(lines)")
         }
@@ -109,17 +116,9 @@ struct MigrationTests {
                 ])
 
             // The lookup that read through the dropped index is served by the partial one.
-            let lines = try await database.pool.withConnection { connection in
-                try connection.query("SET enable_seqscan = off")
-                defer { _ = try? connection.query("RESET enable_seqscan") }
-                return try connection.query(
-                    """
-                    EXPLAIN (COSTS OFF) SELECT id FROM dispatches
-                    WHERE app_id = $1 AND activity_id = $2 AND status IN ('pending', 'delivering')
-                    """,
-                    [UUID(), "match"]
-                ).map { try $0.require("QUERY PLAN", as: String.self) }
-            }
+            let lines = try await Self.indexPlan(
+                of: "SELECT id FROM dispatches WHERE app_id = $1 AND activity_id = $2 AND status IN ('pending', 'delivering')",
+                [UUID(), "match"], in: database)
             #expect(lines.contains { $0.contains("dispatches_unfinished_activity_idx") }, "\(lines)")
         }
     }
@@ -128,14 +127,8 @@ struct MigrationTests {
     /// reading the whole table on every pass.
     @Test func housekeepingFindsFinishedDispatchesThroughAnIndex() async throws {
         try await TestDatabase.with { database in
-            let lines = try await database.pool.withConnection { connection in
-                // Small test tables would be read whole anyway: the question is whether an index can serve.
-                try connection.query("SET enable_seqscan = off")
-                defer { _ = try? connection.query("RESET enable_seqscan") }
-                return try connection.query(
-                    "EXPLAIN (COSTS OFF) " + Housekeeping.finishedDispatchesSelection, [86_400.0, 10_000]
-                ).map { try $0.require("QUERY PLAN", as: String.self) }
-            }
+            let lines = try await Self.indexPlan(
+                of: Housekeeping.finishedDispatchesSelection, [86_400.0, 10_000], in: database)
             #expect(lines.contains { $0.contains("dispatches_finished_idx") }, "\(lines)")
             #expect(lines.contains { $0.contains("completed_at <") && $0.contains("Index Cond") }, "\(lines)")
         }
