@@ -12,8 +12,9 @@ public enum SimulatedFault: Sendable, Equatable {
     /// connection. Every other stream of the connection still waiting for its answer loses it too.
     case closeBeforeAnswer
     /// The push is accepted and recorded, its answer's HEADERS (status 200) go out without END_STREAM,
-    /// then the connection closes (TCP FIN, with no GOAWAY or TLS close_notify): an answer cut off
-    /// half-way. Other streams still waiting on the connection lose their answers.
+    /// then, 50 ms later, the connection closes (TCP FIN, with no GOAWAY or TLS close_notify): an answer
+    /// cut off half-way after the client could read its status. Other streams still waiting on the
+    /// connection lose their answers.
     case closeAfterHeaders
 
     /// Whether the push is recorded as received: it reached APNs.

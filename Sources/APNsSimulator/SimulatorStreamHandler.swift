@@ -108,8 +108,12 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
             connection?.drop(abortive: true)
         case .closeAfterHeaders?:
             let headers = HTTP2Frame.FramePayload.headers(.init(headers: Self.headers(of: answer, status: 200)))
+            // The close follows a moment later, not on the headers' heels: a client reads the 200 on its own
+            // first, which is the case this fault is for (headers and close read together may fail the
+            // stream before the client sees its status, and then the push rightly goes again).
+            let loop = context.eventLoop.assumeIsolated()
             context.writeAndFlush(wrapOutboundOut(headers)).assumeIsolated().whenComplete { [connection] _ in
-                connection?.drop(abortive: false)
+                loop.scheduleTask(in: Self.closeAfterHeadersGap) { connection?.drop(abortive: false) }
             }
         case nil:
             guard let due else {
@@ -119,6 +123,9 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
             delayedAnswers.send(at: due) { [self] in write(answer, context: context) }
         }
     }
+
+    /// How long `closeAfterHeaders` leaves between the 200's headers and the connection's close.
+    private static let closeAfterHeadersGap = TimeAmount.milliseconds(50)
 
     /// When an answer goes out, nil for at once. The latency counts from the request's arrival and a
     /// token's own delay comes on top; once the latency has passed (or with none), the delay counts from now.
