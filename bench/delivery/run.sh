@@ -148,8 +148,6 @@ gateway_port=$(free_port)
 LIVEGATE_DELIVERY=on LIVEGATE_LOG_LEVEL="${LIVEGATE_LOG_LEVEL:-warning}" LIVEGATE_APNS_CA_FILE="$work/ca.pem" \
     bench_serve "$gateway_port" "$work/gateway.log" || fail "the gateway did not start"
 status_kib() { awk -v field="$1:" '$1 == field { print $2 }' "/proc/$gateway_pid/status"; }
-# utime + stime of a process, in milliseconds.
-cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }
 rss_idle_kib=$(status_kib VmRSS)
 
 minute=0

@@ -59,8 +59,6 @@ fail() {
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 best() { tr ' ' '\n' | grep . | sort -n | tail -n 1; }
 lowest() { tr ' ' '\n' | grep . | sort -n | head -n 1; }
-# utime + stime of a process, in milliseconds.
-cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }
 # "pid cpu_ms" of every PostgreSQL server process (the postmaster's children).
 postgres_cpu() {
     local postmaster pid

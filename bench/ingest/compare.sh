@@ -25,12 +25,11 @@ wrk_tenant --rate-limit 2000000000
 psql "$DATABASE_URL" -qc "CREATE TABLE bench_dispatches (id bigserial PRIMARY KEY, app_id uuid NOT NULL,
     activity_id text NOT NULL, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
 
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }  # user + system, 10 ms ticks
 switches() { cat /proc/"$1"/task/*/status | awk '/ctxt_switches/ { s += $2 } END { print s }'; }
 committed() { psql "$DATABASE_URL" -tAc "SELECT count(*) FROM dispatches"; }
 
 run_variant() { # LABEL=BINARY[,VAR=value...] CONCURRENCY
-    local label="${1%%=*}" spec="${1#*=}" concurrency="$2" settings="" port rows0 ticks0 switches0 rows
+    local label="${1%%=*}" spec="${1#*=}" concurrency="$2" settings="" port rows0 cpu0 switches0 rows
     bin="${spec%%,*}"
     if [[ "$spec" == *,* ]]; then settings="${spec#*,}"; settings="${settings//,/ }"; fi
     port=$(free_port)
@@ -42,10 +41,10 @@ run_variant() { # LABEL=BINARY[,VAR=value...] CONCURRENCY
     bench_pids+=("$gateway_pid")
     wait_for_port "$port"
     wrk_update "$port" "$concurrency" 2 "$work/wrk.err" >/dev/null  # warm-up: caches, prepared statements
-    rows0=$(committed); ticks0=$(ticks "$gateway_pid"); switches0=$(switches "$gateway_pid")
+    rows0=$(committed); cpu0=$(cpu_ms "$gateway_pid"); switches0=$(switches "$gateway_pid")
     read -r rps p50 p99 bad <<<"$(wrk_update "$port" "$concurrency" "$duration" "$work/wrk.err")"
     rows=$(( $(committed) - rows0 )); [ "$rows" -gt 0 ] || rows=1
-    echo "| $concurrency | $label | $rps | $p50 | $p99 | $bad | $(( ($(ticks "$gateway_pid") - ticks0) * 10000 / rows )) µs |" \
+    echo "| $concurrency | $label | $rps | $p50 | $p99 | $bad | $(( ($(cpu_ms "$gateway_pid") - cpu0) * 1000 / rows )) µs |" \
         "$(awk -v s=$(( $(switches "$gateway_pid") - switches0 )) -v r="$rows" 'BEGIN { printf "%.2f", s / r }') |"
     bench_stop "$gateway_pid"
 }

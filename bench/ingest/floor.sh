@@ -24,27 +24,24 @@ floor_bin="$(swift build -c release --package-path bench/ingest/floor --show-bin
 port=$(free_port)
 "$floor_bin" "$port" >/dev/null 2>&1 &
 floor_pid=$!
-trap 'kill "$floor_pid" 2>/dev/null || true' EXIT
+scratch=$(mktemp -d)
+trap 'kill "$floor_pid" 2>/dev/null || true; rm -rf "$scratch"' EXIT
 wait_for_port "$port"
 
 # update.lua reads these; the floor checks neither.
 export BENCH_APP_ID=00000000-0000-4000-8000-000000000000 BENCH_API_KEY=floor
-ticks() { awk '{ print $14 + $15 }' "/proc/$floor_pid/stat"; }
 
 echo "| concurrency | Hummingbird alone: answers (201) /s | server CPU per call | wrk CPU per call | not 201 |"
 echo "|---:|---:|---:|---:|---:|"
 for concurrency in $levels; do
     best_rate=0; best_line=""
     for round in 1 2; do
-        ticks0=$(ticks)
-        out=$( { /usr/bin/time -f "wrk-cpu %U %S" wrk -t 2 -c "$concurrency" -d "${duration}s" -s bench/ingest/update.lua \
-            "http://127.0.0.1:$port"; } 2>&1)
-        rate=$(awk -F': ' '/^accepted\/s:/ { print $2 }' <<<"$out")
-        bad=$(awk -F': ' '/^not 201:/ { print $2 }' <<<"$out")
-        calls=$(( ${rate:-0} * duration ))
-        server_us=$(( ($(ticks) - ticks0) * 10000 / (calls > 0 ? calls : 1) ))
-        wrk_us=$(awk -v c="$calls" '/^wrk-cpu/ { printf "%d", ($2 + $3) * 1e6 / (c > 0 ? c : 1) }' <<<"$out")
-        if [ "${rate:-0}" -gt "$best_rate" ]; then best_rate=$rate; best_line="$server_us $wrk_us $bad"; fi
+        cpu0=$(cpu_ms "$floor_pid")
+        read -r rate _ _ bad <<<"$(wrk_update "$port" "$concurrency" "$duration" "$scratch/wrk.err" "$scratch/wrk.cpu")"
+        calls=$(( rate * duration ))
+        server_us=$(( ($(cpu_ms "$floor_pid") - cpu0) * 1000 / (calls > 0 ? calls : 1) ))
+        wrk_us=$(awk -v c="$calls" '{ printf "%d", ($1 + $2) * 1e6 / (c > 0 ? c : 1) }' "$scratch/wrk.cpu")
+        if [ "$rate" -gt "$best_rate" ]; then best_rate=$rate; best_line="$server_us $wrk_us $bad"; fi
     done
     read -r server_us wrk_us bad <<<"$best_line"
     echo "| $concurrency | $best_rate | $server_us µs | $wrk_us µs | $bad |"

@@ -37,16 +37,14 @@ run_pgbench() { # concurrency -> tps
         | awk '/^tps/ { print int($3) }'
 }
 
-# The gateway's CPU time (user + system, in clock ticks of 10 ms), from /proc.
-gateway_ticks() { awk '{ print $14 + $15 }' "/proc/$gateway_pid/stat"; }
 committed() { psql "$DATABASE_URL" -tAc "SELECT count(*) FROM dispatches"; }
 
 run_gateway() { # concurrency -> "rps p50 p99 errors cpu-µs-per-committed-call"
-    local rows0 ticks0 result rows
-    rows0=$(committed); ticks0=$(gateway_ticks)
+    local rows0 cpu0 result rows
+    rows0=$(committed); cpu0=$(cpu_ms "$gateway_pid")
     result=$(wrk_update "$gateway_port" "$1" "$duration" "$work/wrk.err")
     rows=$(( $(committed) - rows0 ))
-    echo "$result $(( ($(gateway_ticks) - ticks0) * 10000 / (rows > 0 ? rows : 1) ))"
+    echo "$result $(( ($(cpu_ms "$gateway_pid") - cpu0) * 1000 / (rows > 0 ? rows : 1) ))"
 }
 
 echo "| concurrency | pgbench insert tps | gateway accepted (201) /s | ratio | gateway p50 | gateway p99 | not 201 | gateway CPU per call |"

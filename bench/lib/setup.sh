@@ -118,6 +118,9 @@ bench_stop() {
     bench_pids=("${kept[@]}")
 }
 
+# cpu_ms PID: the process's CPU time so far (user + system), in milliseconds.
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }
+
 # wait_for_port PORT: waits (at most 10 s) until something listens on 127.0.0.1:PORT.
 wait_for_port() {
     for _ in $(seq 1 100); do

@@ -18,12 +18,14 @@ wrk_tenant() {
     export BENCH_APP_ID BENCH_API_KEY
 }
 
-# wrk_update PORT CONCURRENCY SECONDS ERR_FILE -> "accepted/s p50 p99 not-201"
+# wrk_update PORT CONCURRENCY SECONDS ERR_FILE [CPU_FILE] -> "accepted/s p50 p99 not-201"
 # Only 201 answers count as accepted (update.lua counts the rest); the caller decides whether any
-# answer that was not a 201 fails the run.
+# answer that was not a 201 fails the run. With CPU_FILE, wrk's own CPU time ("user system", seconds)
+# is written there (/usr/bin/time).
 wrk_update() {
-    local out rps p50 p99 bad
-    out=$(wrk -t 2 -c "$2" -d "${3}s" --latency -s bench/ingest/update.lua "http://127.0.0.1:$1" 2>"$4")
+    local out rps p50 p99 bad timed=()
+    [ -z "${5:-}" ] || timed=(/usr/bin/time -f "%U %S" -o "$5")
+    out=$("${timed[@]}" wrk -t 2 -c "$2" -d "${3}s" --latency -s bench/ingest/update.lua "http://127.0.0.1:$1" 2>"$4")
     rps=$(awk -F': ' '/^accepted\/s:/ { print $2 }' <<<"$out")
     p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
     p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
