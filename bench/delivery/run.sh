@@ -298,12 +298,12 @@ for receiver in $receivers; do
         curl -fsS "http://127.0.0.1:$gateway_port/metrics" >"$LIVEGATE_BENCH_METRICS-$receiver" || true
     fi
     if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_PEER:-1}" != 0 ]; then
-        best_peer=$(printf '%s\n' "${peer_all[@]}" | sort -n | tail -n 1)
+        best_peer=$(echo "${peer_all[*]}" | best)
         med_peer=$(echo "${peer_all[*]}" | median)
         peer_summary="| $receiver (${rtt_ms} ms) | aioapns $(python3 -c 'import importlib.metadata as m; print(m.version("aioapns"))') | $best_peer | $med_peer | $(awk -v g="$best_gw" -v p="$best_peer" 'BEGIN { printf "%.1f", g / p }')× | $(awk -v g="$med_gw" -v p="$med_peer" 'BEGIN { printf "%.1f", g / p }')× |"
     fi
     if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_FLOOR:-1}" != 0 ]; then
-        best_floor=$(printf '%s\n' "${floor_all[@]}" | sort -n | tail -n 1)
+        best_floor=$(echo "${floor_all[*]}" | best)
         med_floor=$(echo "${floor_all[*]}" | median)
         med_floor_cpu=$(echo "${floor_cpu_all[*]}" | median)
         floor_summary="| $receiver (${rtt_ms} ms) | libcurl alone ($(curl-config --version 2>/dev/null || echo libcurl), $LIVEGATE_APNS_THREADS threads) | $best_floor | $med_floor | $(awk -v f="$med_floor" -v h="$med_h2" 'BEGIN { printf "%.2f", f / h }')× | $(awk -v g="$med_gw" -v f="$med_floor" 'BEGIN { printf "%.2f", g / f }')× | $med_floor_cpu ms |"

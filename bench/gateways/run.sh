@@ -57,7 +57,6 @@ fail() {
 }
 
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-best() { tr ' ' '\n' | grep . | sort -n | tail -n 1; }
 lowest() { tr ' ' '\n' | grep . | sort -n | head -n 1; }
 # "pid cpu_ms" of every PostgreSQL server process (the postmaster's children).
 postgres_cpu() {

@@ -121,6 +121,9 @@ bench_stop() {
 # cpu_ms PID: the process's CPU time so far (user + system), in milliseconds.
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }
 
+# best: the highest of the numbers on standard input (spaces or lines between them).
+best() { tr ' ' '\n' | grep . | sort -n | tail -n 1; }
+
 # wait_for_port PORT: waits (at most 10 s) until something listens on 127.0.0.1:PORT.
 wait_for_port() {
     for _ in $(seq 1 100); do
