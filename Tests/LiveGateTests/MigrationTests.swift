@@ -75,8 +75,6 @@ struct MigrationTests {
         }
     }
 
-    /// Migration 013: removing the tokens APNs called dead looks them up by value through an index, not
-    /// by reading every token of the app (1.8 s a page at a million devices without it).
     /// The lines of the plan PostgreSQL makes for `statement` with sequential scans off: small test
     /// tables would be read whole anyway, and the question is whether an index can serve.
     static func indexPlan(
@@ -90,6 +88,8 @@ struct MigrationTests {
         }
     }
 
+    /// Migration 013: removing the tokens APNs called dead looks them up by value through an index, not
+    /// by reading every token of the app (1.8 s a page at a million devices without it).
     @Test(arguments: ["activity_tokens", "push_to_start_tokens"])
     func deadTokensAreFoundThroughAnIndex(table: String) async throws {
         try await TestDatabase.with { database in
