@@ -40,6 +40,16 @@ static inline CURLcode lg_curl_easy_setopt_prereq_callback(CURL *handle, CURLopt
     return curl_easy_setopt(handle, option, callback);
 }
 
+static inline CURLcode lg_curl_easy_setopt_opensocket_callback(
+    CURL *handle, CURLoption option, curl_opensocket_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode lg_curl_easy_setopt_closesocket_callback(
+    CURL *handle, CURLoption option, curl_closesocket_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
 static inline CURLcode lg_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

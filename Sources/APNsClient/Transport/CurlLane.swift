@@ -86,7 +86,8 @@ final class CurlLane: Sendable {
         var waiting = Deque<CurlTransfer>()
         // Handles keep the options every request shares (set once); the value says for which scheme.
         var configured: [UnsafeMutableRawPointer: Bool] = [:]
-        let deadlines = ResponseDeadlines(timeout: configuration.responseTimeout)
+        let watch = ConnectionWatch(timeout: configuration.responseTimeout)
+        let sockets = CurlSockets()
         var backoff = ConnectBackoff()
         // Requests waiting for their endpoint's probe (`ConnectBackoff`), in the order they came.
         var heldForProbe: [CurlTransfer] = []
@@ -118,7 +119,7 @@ final class CurlLane: Sendable {
             case .failure(let error) where ConnectBackoff.couldNotConnect(error):
                 let endpoint = transfer.endpoint
                 let refusal = backoff.connectFailed(endpoint, error: error, wasProbe: transfer.isProbe, now: .now)
-                let unsent = active.filter { $0.value.sentSerial == 0 && $0.value.endpoint == endpoint }
+                let unsent = active.filter { !$0.value.wasSent && $0.value.endpoint == endpoint }
                 for (easy, unsentTransfer) in unsent {
                     active[easy] = nil
                     curl_multi_remove_handle(multi.handle, easy)
@@ -181,7 +182,7 @@ final class CurlLane: Sendable {
                 if configured[easy] != cleartext {
                     if configured[easy] != nil { curl_easy_reset(easy) }
                     configured[easy] = nil
-                    if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext) {
+                    if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext, sockets: sockets) {
                         idle.append(easy)
                         transfer.completion.finish(.failure(problem))
                         continue
@@ -194,13 +195,14 @@ final class CurlLane: Sendable {
                     continue
                 }
                 transfer.easy = easy
-                transfer.deadlines = deadlines
+                transfer.watch = watch
                 active[easy] = transfer
                 curl_multi_add_handle(multi.handle, easy)
             }
             var running: Int32 = 0
             curl_multi_perform(multi.handle, &running)
             var remaining: Int32 = 0
+            let now = ContinuousClock.now
             while let message = curl_multi_info_read(multi.handle, &remaining) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                     let transfer = active.removeValue(forKey: easy)
@@ -208,20 +210,26 @@ final class CurlLane: Sendable {
                 let result = message.pointee.data.result
                 let outcome = CurlRequestSetup.outcome(of: transfer, easy: easy, result: result)
                 curl_multi_remove_handle(multi.handle, easy)
+                watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
                 transfer.completion.finish(outcome)
                 recycle(easy)
                 learn(from: transfer, outcome)
             }
-            // Requests sent and not answered in time: removing the handle resets the stream.
-            let now = ContinuousClock.now
-            let (overdue, nextDeadline) = deadlines.overdue(now: now) { easy in active[easy]?.sentSerial }
-            for easy in overdue {
-                guard let transfer = active.removeValue(forKey: easy) else { continue }
-                curl_multi_remove_handle(multi.handle, easy)
-                transfer.completion.finish(
-                    .failure(HTTP2TransportError(.timedOut, "no answer within \(deadlines.timeout) of sending the request")))
-                recycle(easy)
-                if transfer.isProbe { probeEnded(transfer.endpoint) }
+            // Connections that answered nothing for the timeout while requests waited on them: their
+            // requests fail (removing a handle resets its stream), and the connection is closed.
+            let (quiet, nextDeadline) = watch.quietConnections(now: now)
+            for connection in quiet {
+                let stranded = active.filter { $0.value.connection == connection }
+                for (easy, transfer) in stranded {
+                    active[easy] = nil
+                    curl_multi_remove_handle(multi.handle, easy)
+                    transfer.connection = nil
+                    transfer.completion.finish(
+                        .failure(HTTP2TransportError(.timedOut, "the connection answered nothing within \(watch.timeout)")))
+                    recycle(easy)
+                    if transfer.isProbe { probeEnded(transfer.endpoint) }
+                }
+                sockets.shutDown(connection)
             }
             // Answers freed room for queued requests: start them now rather than after the next wait.
             if !waiting.isEmpty && active.count < configuration.maximumTransfersInProgress { continue }

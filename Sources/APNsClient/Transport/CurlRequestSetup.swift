@@ -13,8 +13,9 @@ enum CurlRequestSetup {
 
     /// The options every request of a client shares. Nil when every option took; else why not.
     static func configure(
-        _ easy: UnsafeMutableRawPointer, configuration: HTTP2ClientConfiguration, cleartext: Bool
+        _ easy: UnsafeMutableRawPointer, configuration: HTTP2ClientConfiguration, cleartext: Bool, sockets: CurlSockets
     ) -> HTTP2TransportError? {
+        let socketsContext = Unmanaged.passUnretained(sockets).toOpaque()
         var codes: [CURLcode] = [
             lg_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
             // http:// is HTTP/2 without TLS (prior knowledge); https:// negotiates h2 by ALPN and verifies.
@@ -23,12 +24,17 @@ enum CurlRequestSetup {
             // Wait for a connection that can multiplex rather than open another one per request.
             lg_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
             // Each connection's setup (resolving, TCP, TLS). The response timeout is the client's own
-            // (`ResponseDeadlines`): libcurl's CURLOPT_TIMEOUT would count the wait for a free stream.
+            // (`ConnectionWatch`): libcurl's CURLOPT_TIMEOUT would count the wait for a free stream.
             lg_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
             // A request goes out once: libcurl would send it again by itself after some connection failures.
             lg_curl_easy_setopt_prereq_callback(easy, CURLOPT_PREREQFUNCTION, curlPrereqCallback),
+            // The lane's own sockets, so that it can close a connection that stopped answering.
+            lg_curl_easy_setopt_opensocket_callback(easy, CURLOPT_OPENSOCKETFUNCTION, curlOpenSocketCallback),
+            lg_curl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, socketsContext),
+            lg_curl_easy_setopt_closesocket_callback(easy, CURLOPT_CLOSESOCKETFUNCTION, curlCloseSocketCallback),
+            lg_curl_easy_setopt_pointer(easy, CURLOPT_CLOSESOCKETDATA, socketsContext),
         ]
         if cleartext {
             // libcurl 7.88 fails the second request on a reused h2c connection: never reuse one.

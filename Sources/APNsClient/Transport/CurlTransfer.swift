@@ -18,11 +18,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// How many times libcurl set out to send the request (`curlPrereqCallback`); it may send it only once.
     var attempts = 0
     /// Set by the lane's thread as it hands the transfer to libcurl: the handle it is on, and where the
-    /// pre-request callback records that the request is going out (its answer is due from then on).
+    /// pre-request callback records the connection the request goes out on.
     var easy: UnsafeMutableRawPointer?
-    var deadlines: ResponseDeadlines?
-    /// Given by `deadlines` when the request was sent; 0 until then.
-    var sentSerial: UInt64 = 0
+    var watch: ConnectionWatch?
+    /// The connection the request went out on, while it waits there for its answer (`ConnectionWatch`).
+    var connection: CurlConnectionID?
+    /// The request went out (the pre-request callback let it): the server may have seen it.
+    var wasSent: Bool { attempts > 0 }
     /// Sent to learn whether its endpoint takes connections again (`ConnectBackoff`).
     var isProbe = false
     /// `scheme://authority` of the request's URL, once the lane needed it (`ConnectBackoff.endpoint`).
@@ -93,13 +95,15 @@ let curlHeaderCallback: lg_curl_data_callback = { data, size, count, userdata in
 /// It also stops a retry that would have been safe (nothing of the request had gone out): that one too
 /// comes back as `lostAfterSending`, for the caller to send again, knowingly.
 ///
-/// The first call is also when the request's response timeout starts (`ResponseDeadlines`): until then
-/// it waited for a connection or a free stream.
-let curlPrereqCallback: lg_curl_prereq_callback = { userdata, _, _, _, _ in
+/// The first call also names the connection the request is on, which from then on must answer it, or
+/// others of its requests, within the response timeout (`ConnectionWatch`): until then it waited for a
+/// connection or a free stream.
+let curlPrereqCallback: lg_curl_prereq_callback = { userdata, peerIP, localIP, peerPort, localPort in
     guard let userdata else { return CURL_PREREQFUNC_OK }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     transfer.attempts += 1
     guard transfer.attempts == 1 else { return CURL_PREREQFUNC_ABORT }
-    if let easy = transfer.easy { transfer.deadlines?.requestSent(transfer, on: easy) }
+    let connection = CurlConnectionID(localIP: localIP, localPort: localPort, peerIP: peerIP, peerPort: peerPort)
+    transfer.watch?.requestSent(transfer, on: connection)
     return CURL_PREREQFUNC_OK
 }

@@ -2,9 +2,10 @@
 public struct HTTP2ClientConfiguration: Sendable {
     /// For setting up each connection: resolving the host, TCP, and TLS.
     public var connectTimeout: Duration
-    /// For the answer, from the moment the request is sent to its last byte. A request that waits for a
-    /// connection or a free stream first (the server's stream limit reached) is not timed meanwhile: it
-    /// waits as long as the requests ahead of it take, each within its own timeout.
+    /// How long a connection with requests outstanding may answer none of them before it is taken for
+    /// dead (`ConnectionWatch`): its requests then fail as `timedOut` and it is closed. A request that
+    /// waits for a connection or a free stream is not timed, and a late answer on a connection that
+    /// keeps answering others is waited for.
     public var responseTimeout: Duration
     /// Connections to one host, shared out over `threads`: a thread opens another of its connections
     /// only when the streams of its open ones are all in use.

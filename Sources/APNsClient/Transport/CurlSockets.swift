@@ -1,0 +1,35 @@
+import CCurl
+import Glibc
+
+/// The sockets a lane's libcurl connections use, opened and closed through libcurl's socket callbacks
+/// (`CURLOPT_OPENSOCKETFUNCTION`, `CURLOPT_CLOSESOCKETFUNCTION`), so that the lane can end a connection
+/// libcurl would otherwise keep and reuse: one that stopped answering (`ConnectionWatch`).
+///
+/// Used on one lane's thread only; libcurl calls the callbacks on that thread.
+final class CurlSockets {
+    private var open: Set<Int32> = []
+
+    /// Shuts down the socket of `connection`: libcurl finds it closed when it next reads or checks it,
+    /// and drops the connection instead of sending on it again.
+    func shutDown(_ connection: CurlConnectionID) {
+        for socket in open where CurlConnectionID(socket: socket) == connection {
+            Glibc.shutdown(socket, Int32(SHUT_RDWR))
+        }
+    }
+
+    fileprivate func opened(_ socket: Int32) { open.insert(socket) }
+    fileprivate func closed(_ socket: Int32) { open.remove(socket) }
+}
+
+/// `clientp` is the lane's `CurlSockets`, unretained (the lane keeps it until its multi handle is freed).
+let curlOpenSocketCallback: curl_opensocket_callback = { clientp, _, address in
+    guard let clientp, let address else { return CURL_SOCKET_BAD }
+    let socket = Glibc.socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+    if socket >= 0 { Unmanaged<CurlSockets>.fromOpaque(clientp).takeUnretainedValue().opened(socket) }
+    return socket
+}
+
+let curlCloseSocketCallback: curl_closesocket_callback = { clientp, socket in
+    if let clientp { Unmanaged<CurlSockets>.fromOpaque(clientp).takeUnretainedValue().closed(socket) }
+    return Glibc.close(socket)
+}
