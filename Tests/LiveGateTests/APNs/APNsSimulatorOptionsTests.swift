@@ -65,7 +65,8 @@ struct APNsSimulatorOptionsTests {
                     let elapsed = clock.now - started
                     #expect(results.allSatisfy(APNsSimulatorFaultTests.isDelivered), "\(results)")
                     #expect(elapsed >= .milliseconds(1_200), "28 pushes 7 at a time take 4 rounds of 300 ms, not \(elapsed)")
-                    #expect(elapsed < .seconds(5), "\(elapsed)")
+                    let connections = try await Self.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 1 }
+                    #expect(connections.count == 1 && connections[0]["high_water"] as? Int == 7, "7 at a time: \(connections)")
                 }
                 failure = nil
             } catch {
@@ -111,12 +112,11 @@ struct APNsSimulatorOptionsTests {
             // libcurl reads its clock once per pass, so its timings may come a few ms short.
             #expect(soonest >= .milliseconds(990), "an answer came \(soonest) after its request")
             #expect(elapsed >= .milliseconds(1_000), "\(elapsed)")
-            // Serialised, the last answer would come 100 s after it was sent. Each answer is timed from its
-            // own sending, so a busy machine's delay in handing the requests to libcurl (a clean-clone CI
-            // run took 5.5 s in all, with no answer slower than 1.5 s) does not enter it.
+            // Serialised, the last answer would come 100 s after it was sent: the ceilings leave a busy
+            // machine room and still tell the two apart.
             let slowest = try #require(responses.map(\.answerTime).max())
-            #expect(slowest < .milliseconds(5_000), "the slowest of 100 answers at 1 s latency took \(slowest)")
-            #expect(elapsed < .seconds(30), "100 requests at 1 s latency took \(elapsed), the slowest answer \(slowest)")
+            #expect(slowest < .seconds(50), "the slowest of 100 answers at 1 s latency took \(slowest)")
+            #expect(elapsed < .seconds(90), "100 requests at 1 s latency took \(elapsed), the slowest answer \(slowest)")
         }
     }
 

@@ -42,9 +42,8 @@ struct APNsSimulatorStreamLimitTests {
             let elapsed = clock.now - batchStarted
             #expect(results.allSatisfy(Faults.isDelivered), "\(results)")
             #expect(elapsed >= .milliseconds(400))
-            // 50 answers one after the other would take 20 s; concurrently they take one latency and a
-            // little (more on a machine busy with other tests).
-            #expect(elapsed < .seconds(8), "50 pushes at 400 ms latency took \(elapsed)")
+            // Not one after the other: the connection carried several of them at once.
+            #expect(simulator.connectionStreams.map(\.mostEver).max() ?? 0 > 1, "\(simulator.connectionStreams)")
             #expect(simulator.received.count == 51)
         }
     }

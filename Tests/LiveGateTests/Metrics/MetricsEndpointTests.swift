@@ -184,7 +184,7 @@ struct MetricsEndpointTests {
             // request once its answer is written, so the health check that found the gateway up may be
             // counted just after its 200 arrived: scrape until it is.
             let healthChecks = ["route": "/healthz", "method": "GET", "status": "200"]
-            try await DeliveryCrashTests.waitUntil("the health checks are counted", timeout: .seconds(5)) {
+            try await DeliveryCrashTests.waitUntil("the health checks are counted", timeout: .seconds(60)) {
                 try await PrometheusScrape.scrape("http://127.0.0.1:\(metricsPort)/metrics")
                     .value("livegate_http_requests_total", healthChecks) >= 1
             }
