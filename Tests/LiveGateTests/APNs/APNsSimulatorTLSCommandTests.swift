@@ -5,7 +5,7 @@ import LiveGate
 import Testing
 import TestSupport
 
-@Suite("livegate apns-sim --tls")
+@Suite("livegate apns-sim --tls", .heavy)
 struct APNsSimulatorTLSCommandTests {
     /// True when an unauthenticated push over TLS, trusting `caFile`, gets the simulator's (APNs's) answer.
     static func isSimulator(port: Int, caFile: String) async -> Bool {

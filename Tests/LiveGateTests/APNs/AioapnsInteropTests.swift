@@ -6,7 +6,7 @@ import TestSupport
 /// aioapns (PyPI), a Python APNs client people send Live Activities with, against `livegate apns-sim`:
 /// it sends `host` rather than `:authority` and reads every DATA frame as JSON, both of which APNs
 /// copes with, so the simulator must too. `scripts/install-deps.sh test` installs it.
-@Suite("aioapns sends to the simulator as to APNs")
+@Suite("aioapns sends to the simulator as to APNs", .heavy)
 struct AioapnsInteropTests {
     static let script = Subprocess.repositoryRoot.appendingPathComponent("Tests/APNsPeers/aioapns_send.py").path
 

@@ -14,7 +14,7 @@ import TestSupport
 /// handshake, a 200 whose stream broke after its headers) each device gets it exactly once; where an
 /// answer was lost after APNs took the push (a reset connection, another stream reset) the push is sent
 /// again, so exactly those devices may get it twice, and never more.
-@Suite("Delivery through APNs faults")
+@Suite("Delivery through APNs faults", .heavy)
 struct APNsFaultDeliveryTests {
     static let devices = (0..<300).map { token(numbered: $0) }
 
@@ -54,14 +54,20 @@ struct APNsFaultDeliveryTests {
         let received = harness.simulator.received
         let counts = Dictionary(received.map { ($0.deviceToken, 1) }, uniquingKeysWith: +)
         #expect(Set(counts.keys) == Set(devices), "every device, and only they", sourceLocation: sourceLocation)
+        // Where each copy came, and which connections a fault closed: what a failure needs explained.
+        let report = harness.simulator.faultReport
+        func arrivals(_ device: String) -> String {
+            "\(device.suffix(8)) arrived on connections \(received.filter { $0.deviceToken == device }.map(\.connection)); "
+                + "closed by a fault: \(report.closedConnections), connections: \(report.connections)"
+        }
         for device in devices {
             let count = counts[device] ?? 0
             if twice.contains(device) {
-                #expect(count == 2, "\(device.suffix(8)) arrived \(count) times", sourceLocation: sourceLocation)
+                #expect(count == 2, "\(arrivals(device))", sourceLocation: sourceLocation)
             } else if mayRepeat.contains(device) {
-                #expect((1...2).contains(count), "\(device.suffix(8)) arrived \(count) times", sourceLocation: sourceLocation)
+                #expect((1...2).contains(count), "\(arrivals(device))", sourceLocation: sourceLocation)
             } else {
-                #expect(count == 1, "\(device.suffix(8)) arrived \(count) times", sourceLocation: sourceLocation)
+                #expect(count == 1, "\(arrivals(device))", sourceLocation: sourceLocation)
             }
         }
         let payloads = Set(received.map(\.payload))

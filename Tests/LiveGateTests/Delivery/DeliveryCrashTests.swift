@@ -5,7 +5,7 @@ import PostgresClient
 import Testing
 import TestSupport
 
-@Suite("Delivery survives a crash")
+@Suite("Delivery survives a crash", .heavy)
 struct DeliveryCrashTests {
     static let devices = 2_000
 

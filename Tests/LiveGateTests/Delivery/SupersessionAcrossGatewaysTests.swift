@@ -8,7 +8,7 @@ import TestSupport
 
 /// Two `livegate serve` processes on one database: one delivers, the other only accepts. The newer
 /// update accepted by the second stops the first's fan-out through the database alone.
-@Suite("Supersession across gateway processes")
+@Suite("Supersession across gateway processes", .heavy)
 struct SupersessionAcrossGatewaysTests {
     static let devices = 2_000
 

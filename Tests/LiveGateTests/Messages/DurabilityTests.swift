@@ -7,7 +7,7 @@ import PostgresClient
 import Testing
 import TestSupport
 
-@Suite("Accepted means durable")
+@Suite("Accepted means durable", .heavy)
 struct DurabilityTests {
     /// Over a real socket, the moment each 201 arrives its dispatch must already be readable by a new
     /// statement (which sees only committed rows): the answer is never sent before the commit.

@@ -3,7 +3,7 @@ import LiveGate
 import Testing
 import TestSupport
 
-@Suite("Rate limits across gateways sharing one database")
+@Suite("Rate limits across gateways sharing one database", .heavy)
 struct RateLimitAcrossGatewaysTests {
     static let limit = 200
     /// README: at most (gateways − 1) × 1.5 × min(250, limit / 16) calls of a window are refused early.
