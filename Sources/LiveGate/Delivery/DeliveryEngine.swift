@@ -18,20 +18,22 @@ import ServiceLifecycle
 /// the page it is sending, records it, and hands the dispatch back for another gateway to resume.
 public final class DeliveryEngine: Service, Sendable {
     public let worker: String
-    private let queue: any DeliveryQueue
-    private let tenancy: any TenancyRepository
-    private let sender: APNsSender
-    private let settings: DeliverySettings
+    let queue: any DeliveryQueue
+    let tenancy: any TenancyRepository
+    let sender: APNsSender
+    let settings: DeliverySettings
     private let doorbell: DeliveryDoorbell
-    private let stops: DispatchStopSignals
-    private let logger: Logger
-    private let apps: ExpiringCache<UUID, App>
-    private let limit: InFlightLimit
+    let stops: DispatchStopSignals
+    let logger: Logger
+    let apps: ExpiringCache<UUID, App>
+    let limit: InFlightLimit
     private let stopping = NIOLockedValueBox(false)
     /// The dispatches this engine is delivering: never claimed again while it does.
-    private let delivering = NIOLockedValueBox(Set<UUID>())
+    private let delivering = NIOLockedValueBox(Deliveries())
+    /// The queue's batch operations, when it has them: small dispatches then go together (`SmallDispatchBatch`).
+    let batches: (any DeliveryQueue & DispatchBatchQueue)?
     /// Nil: claims carry no session, and only the lease frees a dead worker's dispatches.
-    private let liveness: DeliveryLiveness?
+    let liveness: DeliveryLiveness?
 
     public init(
         queue: any DeliveryQueue, tenancy: any TenancyRepository, sender: APNsSender,
@@ -39,6 +41,7 @@ public final class DeliveryEngine: Service, Sendable {
         logger: Logger, worker: String = DeliveryEngine.defaultWorkerName(), session: (any DeliveryWorkerSession)? = nil
     ) {
         self.queue = queue
+        self.batches = queue as? any DeliveryQueue & DispatchBatchQueue
         self.tenancy = tenancy
         self.sender = sender
         self.settings = settings
@@ -84,8 +87,9 @@ public final class DeliveryEngine: Service, Sendable {
         logger.info("delivery stopped", metadata: ["worker": "\(worker)"])
     }
 
-    /// Claims what is due whenever the doorbell rings, a delivery slot is free and the session (if any)
-    /// is held; returns once stopping, after every delivery under way has ended.
+    /// Claims what is due whenever the doorbell rings, there is room and the session (if any) is held;
+    /// returns once stopping, after every delivery under way has ended. Room: on the small-dispatch path,
+    /// what the pushes in flight allow; without it, a free one of `concurrentDispatches` slots.
     private func claimAndDeliverUntilStopped() async {
         await withDiscardingTaskGroup { group in
             var rings = doorbell.rings.makeAsyncIterator()
@@ -93,23 +97,21 @@ public final class DeliveryEngine: Service, Sendable {
             while !isStopping {
                 let busy = delivering.withLockedValue { $0 }
                 let held = liveness?.held
-                if busy.count < settings.concurrentDispatches, liveness == nil || held != nil {
+                let room = claimRoom(busy)
+                if room > 0, liveness == nil || held != nil {
                     do {
                         let claimed = try await queue.claim(
-                            worker: worker, session: held?.session, limit: settings.concurrentDispatches - busy.count,
-                            lease: settings.lease, excluding: busy)
+                            worker: worker, session: held?.session, limit: room, lease: settings.lease, excluding: busy.all)
                         if paused {
                             paused = false
                             logger.info("database answers again: delivery resumed")
                         }
-                        for dispatch in claimed {
-                            delivering.withLockedValue { _ = $0.insert(dispatch.dispatch.id) }
-                            group.addTask {
-                                _ = await self.deliver(dispatch, claimedUnder: held?.generation)
-                                self.delivering.withLockedValue { _ = $0.remove(dispatch.dispatch.id) }
-                                self.doorbell.ring()
-                            }
+                        if !claimed.isEmpty {
+                            let plan = await plan(claimed, freeSlots: settings.concurrentDispatches - busy.large.count)
+                            start(plan, claimedUnder: held?.generation, in: &group)
                         }
+                        // A full claim leaves more due: claim again without waiting for a ring.
+                        if claimed.count == room { doorbell.ring() }
                     } catch where isDatabaseUnavailable(error) {
                         if !paused {
                             paused = true
@@ -124,6 +126,34 @@ public final class DeliveryEngine: Service, Sendable {
         }
     }
 
+    /// How many dispatches the next claim may take.
+    private func claimRoom(_ busy: Deliveries) -> Int {
+        guard batches != nil else { return settings.concurrentDispatches - busy.large.count }
+        return min(settings.pushesPerBatch, settings.maximumPushesInFlight - busy.small.count)
+    }
+
+    /// Starts the plan's deliveries in `group`: the small dispatches as one batch, each other one alone.
+    private func start(_ plan: DeliveryPlan, claimedUnder generation: Int?, in group: inout DiscardingTaskGroup) {
+        delivering.withLockedValue { busy in
+            busy.small.formUnion(plan.small.map(\.id))
+            busy.large.formUnion(plan.large.map(\.dispatch.id))
+        }
+        if !plan.small.isEmpty {
+            group.addTask {
+                await self.deliver(plan.small, claimedUnder: generation)
+                self.delivering.withLockedValue { $0.small.subtract(plan.small.map(\.id)) }
+                self.doorbell.ring()
+            }
+        }
+        for dispatch in plan.large {
+            group.addTask {
+                _ = await self.deliver(dispatch, claimedUnder: generation)
+                self.delivering.withLockedValue { _ = $0.large.remove(dispatch.dispatch.id) }
+                self.doorbell.ring()
+            }
+        }
+    }
+
     /// Delivers everything due now, then returns how many dispatches it handled: for tests and tools
     /// that want delivery without running the service. Dispatches handed back for later are not waited for.
     @discardableResult
@@ -132,11 +162,13 @@ public final class DeliveryEngine: Service, Sendable {
         while true {
             let held = liveness?.held
             let claimed = try await queue.claim(
-                worker: worker, session: held?.session, limit: settings.concurrentDispatches, lease: settings.lease,
-                excluding: [])
+                worker: worker, session: held?.session, limit: max(settings.concurrentDispatches, claimRoom(Deliveries())),
+                lease: settings.lease, excluding: [])
             if claimed.isEmpty { return handled }
+            let plan = await plan(claimed, freeSlots: claimed.count)
             await withDiscardingTaskGroup { group in
-                for dispatch in claimed { group.addTask { _ = await self.deliver(dispatch, claimedUnder: held?.generation) } }
+                if !plan.small.isEmpty { group.addTask { await self.deliver(plan.small, claimedUnder: held?.generation) } }
+                for dispatch in plan.large { group.addTask { _ = await self.deliver(dispatch, claimedUnder: held?.generation) } }
             }
             handled += claimed.count
         }
@@ -147,7 +179,7 @@ public final class DeliveryEngine: Service, Sendable {
         await sender.shutdown()
     }
 
-    private var isStopping: Bool { stopping.withLockedValue { $0 } }
+    var isStopping: Bool { stopping.withLockedValue { $0 } }
 
     private func deliver(_ claimed: ClaimedDispatch, claimedUnder generation: Int?) async -> DispatchDelivery.Ending? {
         let id = claimed.dispatch.id
@@ -189,7 +221,7 @@ public final class DeliveryEngine: Service, Sendable {
     /// tried again while the database is away even when the step failed otherwise (an outage can first
     /// show as another error): given up after one try, the dispatch would wait for its lease to run out.
     /// Stopping first, it stays claimed, and the end of this process's session frees it.
-    private func handBackOnceTheDatabaseAnswers(_ id: UUID, dueAt: Date) async {
+    func handBackOnceTheDatabaseAnswers(_ id: UUID, dueAt: Date) async {
         while !isStopping {
             do {
                 _ = try await queue.release(id, worker: worker, retryAt: dueAt)

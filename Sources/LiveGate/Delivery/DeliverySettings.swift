@@ -11,7 +11,9 @@ public struct DeliverySettings: Sendable {
     /// An eighth made twice the tasks and wake-ups for nothing: at 4 × 500 streams and a 50 ms round trip
     /// a quarter delivered 8–9% faster (bench/delivery `rtt`); a third or a half, 10–30% slower.
     public var pushesPerBatch: Int { max(1, maximumPushesInFlight / 4) }
-    /// Dispatches one process delivers at once.
+    /// Dispatches one process delivers at once on the per-dispatch path: fan-outs beyond
+    /// `SmallDispatch.maximumDevices` devices, broadcasts, resumed and scheduled `end`s. Small dispatches
+    /// take no slot: they go together, as many at once as the pushes in flight allow (`SmallDispatchBatch`).
     public var concurrentDispatches: Int
     /// How long a claim holds without being renewed; a crashed worker's dispatches are taken over after it.
     public var lease: Duration

@@ -64,6 +64,59 @@ struct DeliveryCrashTests {
         }
     }
 
+    /// SIGKILL `livegate serve` while a batch of 40 small dispatches (one device each, answers held 1.5 s)
+    /// is in flight, start another: every dispatch is taken over at once (the dead gateway's session
+    /// ended with it) and ends done, counted once; none is left claimed; every device has its update.
+    @Test func aGatewayKilledMidBatchOfSmallDispatchesLosesNone() async throws {
+        try await SimulatorFixture.with { fixture in
+            let simulator = fixture.simulator
+            let tokens = (0..<40).map { token(numbered: 50_000 + $0) }
+            for device in tokens { simulator.setBehavior(.delay(milliseconds: 1_500), for: device) }
+            try await TestDatabase.with { database in
+                let tenant = try await database.makeTenant(
+                    bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
+                for (index, device) in tokens.enumerated() {
+                    try await database.insertActivityTokens([device], app: tenant.app, activityID: "order-\(index)")
+                }
+                let environment = LiveGateBinary.environment(
+                    databaseURL: database.connectionString,
+                    ["LIVEGATE_APNS_CA_FILE": fixture.certificate.certificateFile, "LIVEGATE_DELIVERY_POLL_MILLISECONDS": "100"])
+                let first = try await Self.startGateway(environment: environment)
+                for index in tokens.indices {
+                    let response = try await CurlHTTPClient.request(
+                        "POST", "http://127.0.0.1:\(first.port)/messages/live_activity/update",
+                        headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"],
+                        body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"order-\#(index)","content_state":{"eta":"12:\#(index)"}}"#.utf8))
+                    #expect(response.status == 201)
+                }
+                try await Self.waitUntil("every push is out, its answer held") { simulator.received.count >= tokens.count }
+                first.process.stop(signal: SIGKILL)
+                let finishedBefore = try await database.pool.query("SELECT count(*)::int AS n FROM dispatches WHERE status = 'done'")
+                #expect(try finishedBefore[0].require("n", as: Int.self) < tokens.count, "the crash came before the batch was recorded")
+
+                let second = try await Self.startGateway(environment: environment)
+                defer { second.process.stop() }
+                try await Self.waitUntil("every dispatch is done", timeout: .seconds(90)) {
+                    let open = try await database.pool.query("SELECT count(*)::int AS n FROM dispatches WHERE status <> 'done'")
+                    return try open[0].require("n", as: Int.self) == 0
+                }
+                let rows = try await database.pool.query("SELECT sent_count, failed_count, attempts, leased_by FROM dispatches")
+                #expect(rows.count == tokens.count)
+                for row in rows {
+                    #expect(try row.require("sent_count", as: Int.self) == 1, "counted once")
+                    #expect(try row.require("failed_count", as: Int.self) == 0)
+                    #expect(try row.require("attempts", as: Int.self) >= 2, "taken over by the second gateway")
+                    #expect(try row.decode("leased_by", as: String.self) == nil, "nothing left claimed")
+                }
+                for (index, device) in tokens.enumerated() {
+                    let pushes = simulator.received.filter { $0.deviceToken == device }
+                    #expect((1...2).contains(pushes.count), "\(device.suffix(8)) got \(pushes.count) pushes")
+                    #expect(pushes.allSatisfy { String(decoding: $0.payload, as: UTF8.self).contains("12:\(index)") })
+                }
+            }
+        }
+    }
+
     static func startGateway(environment: [String: String]) async throws -> (process: BackgroundProcess, port: Int) {
         for _ in 0..<3 {
             let port = LiveGateBinary.freePort()

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The committed dispatches as the small-dispatch path handles them: many at a time, one round trip
+/// for what the per-dispatch path (`DeliveryQueue`) does once per dispatch. Every call names the
+/// worker, and leaves alone the dispatches whose lease it no longer holds.
+public protocol DispatchBatchQueue: Sendable {
+    /// The first devices of each dispatch's fan-out, at most `limit` each, after its cursor, in one round
+    /// trip; and whether the dispatch's activity has a live broadcast channel.
+    func firstTargets(of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration)
+        async throws -> [UUID: BatchTargets]
+    /// Which of these dispatches must wait for an older, superseded delivery to their devices that is
+    /// still sending (`DeliveryQueue.supersededDeliveriesStillSending`, for many at once).
+    func waitingForSuperseded(among claimed: [ClaimedDispatch]) async throws -> Set<UUID>
+    /// Keeps the leases of dispatches under way; returns those still this worker's.
+    func extendLeases(_ ids: [UUID], worker: String, lease: Duration) async throws -> Set<UUID>
+    /// Gives back dispatches claimed and not started (no delivery slot was free for them): pending
+    /// again from `retryAt`, with the claim not counted as an attempt.
+    func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws
+    /// Records and ends (or hands back) every settled dispatch in one transaction: counts, cursor,
+    /// token removals, log entries. Returns the dispatches settled; the others' leases were lost, and
+    /// nothing of theirs was written.
+    func settle(_ settlements: [DispatchSettlement], worker: String) async throws -> Set<UUID>
+}
+
+/// A dispatch's first devices (`DispatchBatchQueue.firstTargets`).
+public struct BatchTargets: Sendable, Equatable {
+    public var targets: [FanoutTarget]
+    /// The activity has a broadcast channel: the dispatch is also a broadcast.
+    public var hasChannel: Bool
+
+    public init(targets: [FanoutTarget] = [], hasChannel: Bool = false) {
+        self.targets = targets
+        self.hasChannel = hasChannel
+    }
+}
+
+/// How one dispatch of a batch ends: what it achieved, and whether it is over or handed back.
+public struct DispatchSettlement: Sendable {
+    public enum Ending: Sendable, Equatable {
+        /// Over, with this status; a `done` one superseded or cancelled meanwhile ends as that.
+        case finished(DispatchStatus)
+        /// Handed back, to be claimed again at this time (APNs unreachable).
+        case released(retryAt: Date)
+    }
+
+    public let claimed: ClaimedDispatch
+    public let ending: Ending
+    /// Counts, cursor, tokens to remove or retire, and the pushes' log entries.
+    public let progress: FanoutProgress
+    /// Entries about the dispatch as a whole (no token, gave up), written with it.
+    public let log: [ActivityLogEntry]
+
+    public init(_ claimed: ClaimedDispatch, _ ending: Ending, progress: FanoutProgress, log: [ActivityLogEntry] = []) {
+        self.claimed = claimed
+        self.ending = ending
+        self.progress = progress
+        self.log = log
+    }
+}

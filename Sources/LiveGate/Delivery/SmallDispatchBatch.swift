@@ -1,0 +1,192 @@
+import APNsClient
+import APNsCore
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import PostgresClient
+
+/// Delivers many small dispatches together: their pushes go out as one batch per app (one hand-over to
+/// the HTTP/2 client for all of them), and they are recorded and ended together, in one transaction.
+/// Each keeps the per-dispatch path's guarantees: its lease (renewed for all at once) and session, newest
+/// state first (a dispatch waits for an older superseded delivery to its devices that is still sending;
+/// one superseded or cancelled before its pushes go sends none), its own counts and log entries, a
+/// dispatch whose devices APNs could not be reached for handed back for later.
+struct SmallDispatchBatch: Sendable {
+    let queue: any DeliveryQueue & DispatchBatchQueue
+    let sending: PushSending
+    let settings: DeliverySettings
+    let worker: String
+    let logger: Logger
+    let isStopping: @Sendable () -> Bool
+    let stops: DispatchStopSignals
+    let ownership: DispatchOwnership
+
+    /// Delivers the batch; returns how each dispatch ended (nil for those whose lease was lost).
+    func deliver(_ batch: [SmallDispatch]) async throws -> [UUID: DispatchSettlement.Ending] {
+        let flags = Dictionary(uniqueKeysWithValues: batch.map { ($0.id, stops.watch($0.id)) })
+        defer { for small in batch { stops.unwatch(small.id) } }
+        let ids = batch.map(\.id)
+        let owned = try await ownership.confirm(isStopping: isStopping) {
+            try await queue.extendLeases(ids, worker: worker, lease: settings.lease).count == ids.count
+        }
+        guard owned else { return try await handBack(batch) }
+        let settlements = try await withThrowingTaskGroup(of: [DispatchSettlement]?.self) { group in
+            group.addTask { await keepLeases(ids); return nil }
+            defer { group.cancelAll() }
+            var settlements: [DispatchSettlement] = []
+            var sendable: [SmallDispatch] = []
+            for small in batch {
+                if let stop = small.claimed.stop ?? flags[small.id]?.raised {
+                    settlements.append(DispatchSettlement(small.claimed, .finished(stop.status), progress: FanoutProgress(cursor: small.claimed.fanoutCursor)))
+                } else {
+                    sendable.append(small)
+                }
+            }
+            let waiting = settings.supersedes ? try await queue.waitingForSuperseded(among: sendable.map(\.claimed)) : []
+            group.addTask { await send(sendable.filter { !waiting.contains($0.id) }, flags: flags) }
+            if !waiting.isEmpty {
+                group.addTask {
+                    let behind = sendable.filter { waiting.contains($0.id) }
+                    await waitForSupersededToStop(behind.map(\.claimed), flags: flags)
+                    return await send(behind, flags: flags)
+                }
+            }
+            for try await sent in group {
+                if let sent { settlements += sent }
+                if settlements.count == batch.count { break }
+            }
+            return settlements
+        }
+        let settled = try await queue.settle(settlements, worker: worker)
+        var endings: [UUID: DispatchSettlement.Ending] = [:]
+        for settlement in settlements where settled.contains(settlement.claimed.dispatch.id) {
+            endings[settlement.claimed.dispatch.id] = settlement.ending
+        }
+        return endings
+    }
+
+    /// Sends the dispatches' pushes, one batch per app, and settles each dispatch by its answers.
+    private func send(_ dispatches: [SmallDispatch], flags: [UUID: DispatchStopFlag]) async -> [DispatchSettlement] {
+        let byApp = Dictionary(grouping: dispatches) { $0.claimed.dispatch.appID }
+        return await withTaskGroup(of: [DispatchSettlement].self) { group in
+            for (_, appDispatches) in byApp {
+                guard let destination = appDispatches[0].destination else { continue }
+                group.addTask { await send(appDispatches, to: destination, flags: flags) }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
+    private func send(_ dispatches: [SmallDispatch], to destination: APNsDestination, flags: [UUID: DispatchStopFlag]) async -> [DispatchSettlement] {
+        // Stopped meanwhile (superseded or cancelled through this gateway's API): nothing of it goes.
+        let going = dispatches.filter { flags[$0.id]?.raised == nil }
+        var ids = APNsIDGenerator()
+        var pushes: [LiveActivityPush] = []
+        for small in going {
+            for target in small.targets {
+                pushes.append(
+                    LiveActivityPush(
+                        deviceToken: target.token, payload: small.claimed.dispatch.payload,
+                        priority: small.claimed.dispatch.priority, expiresAt: small.claimed.dispatch.expiresAt,
+                        apnsID: ids.nextID()))
+            }
+        }
+        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination)
+        let goingIDs = Set(going.map(\.id))
+        var settlements: [DispatchSettlement] = []
+        var offset = 0
+        for small in dispatches {
+            guard goingIDs.contains(small.id), let flag = flags[small.id] else {
+                let stop = flags[small.id]?.raised ?? .cancelled
+                settlements.append(
+                    DispatchSettlement(small.claimed, .finished(stop.status), progress: FanoutProgress(cursor: small.claimed.fanoutCursor)))
+                continue
+            }
+            let range = offset..<(offset + small.targets.count)
+            offset += small.targets.count
+            var results = zip(sent[range], pushes[range]).map { result, push in
+                result.map { (result: $0.result, retries: $0.retries, push: push) }
+            }
+            settlements.append(await settle(small, results: &results, to: destination, stop: flag))
+        }
+        return settlements
+    }
+
+    /// How a dispatch ends after its answers, as the per-dispatch path ends it after its last page.
+    private func settle(
+        _ small: SmallDispatch, results: inout [(result: PushResult, retries: Int, push: LiveActivityPush)?],
+        to destination: APNsDestination, stop: DispatchStopFlag
+    ) async -> DispatchSettlement {
+        let claimed = small.claimed
+        let dispatch = claimed.dispatch
+        guard !small.targets.isEmpty else {
+            let nobody = claimed.fanoutCursor == 0 && !claimed.broadcastRecorded
+            return DispatchSettlement(
+                claimed, .finished(.done), progress: FanoutProgress(cursor: claimed.fanoutCursor),
+                log: nobody ? [DeliveryLogEntries.noTokens(dispatch)] : [])
+        }
+        // Some devices answered, others not at all: those are sent again in rounds, as in a page.
+        let delivery = DispatchDelivery(
+            queue: queue, sending: sending, settings: settings, worker: worker, logger: logger, isStopping: isStopping,
+            stop: stop, ownership: ownership)
+        await delivery.resendUnanswered(&results, of: dispatch, to: destination)
+        let outcome = PageOutcome(page: small.targets, results: results, dispatch: dispatch)
+        if let problem = outcome.credentialProblem {
+            return DispatchSettlement(claimed, .finished(.failed), progress: outcome.progress, log: [problem])
+        }
+        if let problem = outcome.unreachable, stop.raised == nil {
+            let retryAt = Date() + settings.dispatchRetry.delay(afterAttempt: claimed.attempts)
+            if claimed.attempts < settings.dispatchRetry.maximumAttempts, retryAt < dispatch.expiresAt {
+                logger.warning(
+                    "APNs unreachable; dispatch handed back for later",
+                    metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "attempt": "\(claimed.attempts)", "retry_at": "\(retryAt)"])
+                var progress = FanoutProgress(cursor: claimed.fanoutCursor)
+                progress.retried = outcome.progress.retried
+                return DispatchSettlement(claimed, .released(retryAt: retryAt), progress: progress)
+            }
+            return DispatchSettlement(
+                claimed, .finished(.failed), progress: outcome.progress,
+                log: [DeliveryLogEntries.gaveUpOnDispatch(dispatch, attempts: claimed.attempts, problem: problem)])
+        }
+        return DispatchSettlement(claimed, .finished(stop.raised?.status ?? .done), progress: outcome.progress)
+    }
+
+    /// Older superseded deliveries to these dispatches' devices may still have pushes out: wait for them,
+    /// briefly, so a device never gets the older state after the newer (`supersededStopTimeout`).
+    /// One that is stopped itself meanwhile waits no longer: it will send nothing.
+    private func waitForSupersededToStop(_ claimed: [ClaimedDispatch], flags: [UUID: DispatchStopFlag]) async {
+        let deadline = ContinuousClock.now + settings.supersededStopTimeout
+        var waiting = claimed
+        while ContinuousClock.now < deadline {
+            waiting.removeAll { flags[$0.dispatch.id]?.raised != nil }
+            guard !waiting.isEmpty else { return }
+            try? await Task.sleep(for: .milliseconds(5))
+            guard let still = try? await queue.waitingForSuperseded(among: waiting) else { return }
+            waiting.removeAll { !still.contains($0.dispatch.id) }
+        }
+    }
+
+    /// Renews every lease of the batch a third of the way through it, until cancelled.
+    private func keepLeases(_ ids: [UUID]) async {
+        while true {
+            do {
+                try await Task.sleep(for: settings.lease / 3)
+                _ = try await queue.extendLeases(ids, worker: worker, lease: settings.lease)
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning("could not renew delivery leases", metadata: ["dispatches": "\(ids.count)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// The session was lost and the batch could not be proven this worker's: each dispatch still leased
+    /// to it goes back, due now; the others were taken over.
+    private func handBack(_ batch: [SmallDispatch]) async throws -> [UUID: DispatchSettlement.Ending] {
+        var endings: [UUID: DispatchSettlement.Ending] = [:]
+        for small in batch where try await queue.release(small.id, worker: worker, retryAt: Date()) {
+            endings[small.id] = .released(retryAt: Date())
+        }
+        return endings
+    }
+}
