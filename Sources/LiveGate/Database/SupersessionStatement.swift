@@ -40,13 +40,21 @@ enum SupersessionStatement {
     /// The dispatches that take effect now (just claimed: sent now, or a scheduled one now due) supersede
     /// what they cover among the dispatches that took effect before them: by send time, then by
     /// acceptance order. Catches what the commit could not: a scheduled dispatch becoming due, and
-    /// dispatches committed at the same moment by different statements or gateways.
+    /// dispatches committed at the same moment by different statements or gateways. The dispatches of
+    /// the same activities that already took effect (being delivered, or done) count as newer too: a
+    /// dispatch accepted first but committed after a newer one was claimed (two group commits under
+    /// way at once) is claimed after it, and must not bring the older state back.
     static let onClaim = PostgresStatement(
         name: "livegate_supersede_on_claim",
         sql: supersede(
             olderThanRowsOf: """
                 (SELECT id, app_id, activity_id, event, external_id, send_at, created_at, sequence
-                 FROM dispatches WHERE id = ANY($1::uuid[]))
+                 FROM dispatches WHERE id = ANY($1::uuid[])
+                 UNION ALL
+                 SELECT d.id, d.app_id, d.activity_id, d.event, d.external_id, d.send_at, d.created_at, d.sequence
+                 FROM dispatches d
+                 WHERE d.status IN ('delivering', 'done') AND d.id <> ALL($1::uuid[])
+                   AND (d.app_id, d.activity_id) IN (SELECT app_id, activity_id FROM dispatches WHERE id = ANY($1::uuid[])))
                 """,
             newest: "coalesce(n.send_at, n.created_at) DESC, n.sequence DESC",
             olderCondition: """

@@ -91,6 +91,29 @@ struct SmallDispatchBatchTests {
         }
     }
 
+    /// An update accepted first but claimed only after a newer one to the same order was delivered (two
+    /// group commits under way at once can commit them in either order): the claim finds it older than
+    /// what already took effect, and it ends superseded without sending the older state.
+    @Test func anOlderDispatchClaimedAfterANewerOneWasDeliveredSendsNothing() async throws {
+        var settings = DeliveryHarness.testSettings
+        settings.supersedes = false
+        try await DeliveryHarness.with(settings: settings) { harness in
+            try await harness.database.insertActivityTokens([token(numbered: 9)], app: harness.tenant.app, activityID: "order-9")
+            let older = try await harness.update(#""content_state":{"stage":"cooking"}"#, activityID: "order-9")
+            let newer = try await harness.update(#""content_state":{"stage":"delivered"}"#, activityID: "order-9")
+            // The newer one was claimed and delivered first, by whichever gateway saw it committed first.
+            try await harness.database.pool.query(
+                "UPDATE dispatches SET status = 'done', completed_at = now(), sent_count = 1 WHERE id = $1", [newer])
+            let engine = harness.anotherEngine(worker: "claims-late", queue: PostgresDeliveryQueue(pool: harness.database.pool, supersedes: true))
+            #expect(try await engine.deliverDue() == 1)
+            await engine.shutdown()
+            let row = try await harness.dispatch(older)
+            #expect(try row.require("status", as: String.self) == "superseded")
+            #expect(try row.require("sent_count", as: Int.self) == 0)
+            #expect(harness.simulator.received.isEmpty, "the older state was not sent")
+        }
+    }
+
     /// A batch whose app cannot reach APNs (nothing listens): each dispatch is handed back for later,
     /// its retries counted, and none is counted as sent or failed.
     @Test func anUnreachableBatchIsHandedBackDispatchByDispatch() async throws {
