@@ -43,11 +43,13 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
         }
     }
 
-    public func waitingForSuperseded(among claimed: [ClaimedDispatch]) async throws -> Set<UUID> {
+    public func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery] {
         let ids = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id.lowercasedText)
         guard !ids.isEmpty else { return [] }
-        let rows = try await pool.withConnection { try $0.query(SmallDispatchStatements.waitingForSuperseded, [ids]) }
-        return Set(try rows.map { try $0.require("id", as: UUID.self) })
+        let rows = try await pool.withConnection { try $0.query(SmallDispatchStatements.supersededStillSending, [ids]) }
+        return try rows.map {
+            SupersededDelivery(newer: try $0.require("newer"), older: try $0.require("older"), worker: try $0.decode("leased_by"))
+        }
     }
 
     public func extendLeases(_ ids: [UUID], worker: String, lease: Duration) async throws -> Set<UUID> {

@@ -43,20 +43,19 @@ enum SmallDispatchStatements {
             ORDER BY b.ord, t.id
             """)
 
-    /// The dispatches of `$1` (ids) with an older superseded delivery to their devices still sending
-    /// (`PostgresDeliveryQueue.supersededDeliveriesStillSending`, for many at once).
-    static let waitingForSuperseded = PostgresStatement(
-        name: "livegate_batch_waiting_for_superseded",
+    /// For the dispatches of `$1` (ids), the older superseded deliveries to their devices still under
+    /// way, and who delivers them (`PostgresDeliveryQueue.supersededDeliveriesStillSending`, for many).
+    static let supersededStillSending = PostgresStatement(
+        name: "livegate_batch_superseded_still_sending",
         sql: """
-            SELECT n.id FROM dispatches n
-            WHERE n.id = ANY($1::text[]::uuid[])
-              AND EXISTS (
-                SELECT 1 FROM dispatches older
-                WHERE older.app_id = n.app_id AND older.activity_id = n.activity_id AND older.status = 'delivering'
-                  AND older.superseded_by IS NOT NULL AND older.id <> n.id
-                  AND (coalesce(older.send_at, older.created_at), older.sequence)
-                      < (coalesce(n.send_at, n.created_at), n.sequence)
-                  AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id))
+            SELECT n.id AS newer, older.id AS older, older.leased_by
+            FROM dispatches n
+            JOIN dispatches older ON older.app_id = n.app_id AND older.activity_id = n.activity_id
+            WHERE n.id = ANY($1::text[]::uuid[]) AND older.status = 'delivering'
+              AND older.superseded_by IS NOT NULL AND older.id <> n.id
+              AND (coalesce(older.send_at, older.created_at), older.sequence)
+                  < (coalesce(n.send_at, n.created_at), n.sequence)
+              AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
             """)
 
     /// Ends the dispatches of the arrays with their counts and cursor. A `done` one superseded or

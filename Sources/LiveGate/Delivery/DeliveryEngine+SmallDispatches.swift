@@ -76,14 +76,16 @@ extension DeliveryEngine {
 
     /// Delivers a batch of small dispatches; a batch the database failed mid-way is handed back whole,
     /// each dispatch as the per-dispatch path hands one back.
-    func deliver(_ batch: [SmallDispatch], claimedUnder generation: Int?) async {
+    /// `flags`: the batch's stop flags, watched since the plan (`watchStops`); unwatched here when it ends.
+    func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag], claimedUnder generation: Int?) async {
         guard let batches else { return }
         let delivery = SmallDispatchBatch(
             queue: batches, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry), settings: settings,
-            worker: worker, logger: logger, isStopping: { [self] in isStopping }, stops: stops,
+            worker: worker, logger: logger, isStopping: { [self] in isStopping }, stops: stops, sendingNow: sendingNow,
             ownership: DispatchOwnership(liveness: liveness, claimedUnder: generation))
+        defer { for small in batch { stops.unwatch(small.id) } }
         do {
-            let endings = try await delivery.deliver(batch)
+            let endings = try await delivery.deliver(batch, flags: flags)
             for small in batch {
                 switch endings[small.id] {
                 case .finished(let status)?: GatewayMetrics.deliveryEnded(small.claimed, .finished(status))
@@ -99,5 +101,13 @@ extension DeliveryEngine {
             let dueAt = unavailable ? Date() : Date() + settings.dispatchRetry.baseDelay
             for small in batch { await handBackOnceTheDatabaseAnswers(small.id, dueAt: dueAt) }
         }
+    }
+}
+
+extension DeliveryEngine {
+    /// Watches the stop flags of a batch from the moment it is planned, before any later claim's batch
+    /// can run: a newer dispatch may then stop one of these before it sends (`DispatchesSending`).
+    func watchStops(_ batch: [SmallDispatch]) -> [UUID: DispatchStopFlag] {
+        Dictionary(batch.map { ($0.id, stops.watch($0.id)) }, uniquingKeysWith: { first, _ in first })
     }
 }

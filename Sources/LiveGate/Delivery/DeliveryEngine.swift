@@ -34,6 +34,8 @@ public final class DeliveryEngine: Service, Sendable {
     let batches: (any DeliveryQueue & DispatchBatchQueue)?
     /// Nil: claims carry no session, and only the lease frees a dead worker's dispatches.
     let liveness: DeliveryLiveness?
+    /// The dispatches with pushes out now, in this process.
+    let sendingNow = DispatchesSending()
 
     public init(
         queue: any DeliveryQueue, tenancy: any TenancyRepository, sender: APNsSender,
@@ -139,8 +141,9 @@ public final class DeliveryEngine: Service, Sendable {
             busy.large.formUnion(plan.large.map(\.dispatch.id))
         }
         if !plan.small.isEmpty {
+            let flags = watchStops(plan.small)
             group.addTask {
-                await self.deliver(plan.small, claimedUnder: generation)
+                await self.deliver(plan.small, flags: flags, claimedUnder: generation)
                 self.delivering.withLockedValue { $0.small.subtract(plan.small.map(\.id)) }
                 self.doorbell.ring()
             }
@@ -167,7 +170,10 @@ public final class DeliveryEngine: Service, Sendable {
             if claimed.isEmpty { return handled }
             let plan = await plan(claimed, freeSlots: claimed.count)
             await withDiscardingTaskGroup { group in
-                if !plan.small.isEmpty { group.addTask { await self.deliver(plan.small, claimedUnder: held?.generation) } }
+                if !plan.small.isEmpty {
+                    let flags = watchStops(plan.small)
+                    group.addTask { await self.deliver(plan.small, flags: flags, claimedUnder: held?.generation) }
+                }
                 for dispatch in plan.large { group.addTask { _ = await self.deliver(dispatch, claimedUnder: held?.generation) } }
             }
             handled += claimed.count
@@ -184,7 +190,12 @@ public final class DeliveryEngine: Service, Sendable {
     private func deliver(_ claimed: ClaimedDispatch, claimedUnder generation: Int?) async -> DispatchDelivery.Ending? {
         let id = claimed.dispatch.id
         let stop = stops.watch(id)
-        defer { stops.unwatch(id) }
+        // Sending for as long as it is delivered: a newer small dispatch waits for it as it always did.
+        _ = sendingNow.begin([id]) { _ in nil }
+        defer {
+            sendingNow.end([id])
+            stops.unwatch(id)
+        }
         let delivery = DispatchDelivery(
             queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry),
             settings: settings, worker: worker, logger: logger, isStopping: { [stopping] in stopping.withLockedValue { $0 } },

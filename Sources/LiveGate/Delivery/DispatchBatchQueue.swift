@@ -8,9 +8,9 @@ public protocol DispatchBatchQueue: Sendable {
     /// trip; and whether the dispatch's activity has a live broadcast channel.
     func firstTargets(of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration)
         async throws -> [UUID: BatchTargets]
-    /// Which of these dispatches must wait for an older, superseded delivery to their devices that is
-    /// still sending (`DeliveryQueue.supersededDeliveriesStillSending`, for many at once).
-    func waitingForSuperseded(among claimed: [ClaimedDispatch]) async throws -> Set<UUID>
+    /// The older, superseded deliveries to these dispatches' devices that are still under way
+    /// (`DeliveryQueue.supersededDeliveriesStillSending`, for many at once), with the worker of each.
+    func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery]
     /// Keeps the leases of dispatches under way; returns those still this worker's.
     func extendLeases(_ ids: [UUID], worker: String, lease: Duration) async throws -> Set<UUID>
     /// Gives back dispatches claimed and not started (no delivery slot was free for them): pending
@@ -55,5 +55,19 @@ public struct DispatchSettlement: Sendable {
         self.ending = ending
         self.progress = progress
         self.log = log
+    }
+}
+
+/// An older delivery superseded by a newer dispatch, still under way (`status = 'delivering'`).
+public struct SupersededDelivery: Sendable, Equatable {
+    public let newer: UUID
+    public let older: UUID
+    /// The worker delivering the older one.
+    public let worker: String?
+
+    public init(newer: UUID, older: UUID, worker: String?) {
+        self.newer = newer
+        self.older = older
+        self.worker = worker
     }
 }

@@ -19,12 +19,14 @@ struct SmallDispatchBatch: Sendable {
     let logger: Logger
     let isStopping: @Sendable () -> Bool
     let stops: DispatchStopSignals
+    /// This process's dispatches with pushes out now: a superseded one not among them is stopped rather
+    /// than waited for.
+    let sendingNow: DispatchesSending
     let ownership: DispatchOwnership
 
     /// Delivers the batch; returns how each dispatch ended (nil for those whose lease was lost).
-    func deliver(_ batch: [SmallDispatch]) async throws -> [UUID: DispatchSettlement.Ending] {
-        let flags = Dictionary(uniqueKeysWithValues: batch.map { ($0.id, stops.watch($0.id)) })
-        defer { for small in batch { stops.unwatch(small.id) } }
+    /// `flags`: each dispatch's stop flag, watched by the caller since the claim.
+    func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag]) async throws -> [UUID: DispatchSettlement.Ending] {
         let ids = batch.map(\.id)
         let owned = try await ownership.confirm(isStopping: isStopping) {
             try await queue.extendLeases(ids, worker: worker, lease: settings.lease).count == ids.count
@@ -42,13 +44,12 @@ struct SmallDispatchBatch: Sendable {
                     sendable.append(small)
                 }
             }
-            let waiting = settings.supersedes ? try await queue.waitingForSuperseded(among: sendable.map(\.claimed)) : []
-            group.addTask { await send(sendable.filter { !waiting.contains($0.id) }, flags: flags) }
+            let waiting = settings.supersedes ? try await olderStillSending(before: sendable) : [:]
+            group.addTask { await send(sendable.filter { waiting[$0.id] == nil }, flags: flags) }
             if !waiting.isEmpty {
                 group.addTask {
-                    let behind = sendable.filter { waiting.contains($0.id) }
-                    await waitForSupersededToStop(behind.map(\.claimed), flags: flags)
-                    return await send(behind, flags: flags)
+                    await waitForSupersededToStop(waiting, of: sendable, flags: flags)
+                    return await send(sendable.filter { waiting[$0.id] != nil }, flags: flags)
                 }
             }
             for try await sent in group {
@@ -78,8 +79,11 @@ struct SmallDispatchBatch: Sendable {
     }
 
     private func send(_ dispatches: [SmallDispatch], to destination: APNsDestination, flags: [UUID: DispatchStopFlag]) async -> [DispatchSettlement] {
-        // Stopped meanwhile (superseded or cancelled through this gateway's API): nothing of it goes.
-        let going = dispatches.filter { flags[$0.id]?.raised == nil }
+        // Stopped meanwhile (superseded or cancelled): nothing of it goes. The others are sending until
+        // their answers, and any resent in rounds, are in.
+        let goingIDs = sendingNow.begin(dispatches.map(\.id)) { flags[$0] }
+        defer { sendingNow.end(Array(goingIDs)) }
+        let going = dispatches.filter { goingIDs.contains($0.id) }
         var ids = APNsIDGenerator()
         var pushes: [LiveActivityPush] = []
         for small in going {
@@ -92,7 +96,6 @@ struct SmallDispatchBatch: Sendable {
             }
         }
         let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination)
-        let goingIDs = Set(going.map(\.id))
         var settlements: [DispatchSettlement] = []
         var offset = 0
         for small in dispatches {
@@ -151,18 +154,39 @@ struct SmallDispatchBatch: Sendable {
         return DispatchSettlement(claimed, .finished(stop.raised?.status ?? .done), progress: outcome.progress)
     }
 
-    /// Older superseded deliveries to these dispatches' devices may still have pushes out: wait for them,
-    /// briefly, so a device never gets the older state after the newer (`supersededStopTimeout`).
-    /// One that is stopped itself meanwhile waits no longer: it will send nothing.
-    private func waitForSupersededToStop(_ claimed: [ClaimedDispatch], flags: [UUID: DispatchStopFlag]) async {
+    /// The older superseded deliveries each dispatch must wait for before it sends, so a device never
+    /// gets the older state after the newer: another gateway's, and this one's that have pushes out. One
+    /// of this process's that has none out is stopped instead: it will send nothing.
+    private func olderStillSending(before dispatches: [SmallDispatch]) async throws -> [UUID: [SupersededDelivery]] {
+        var waiting: [UUID: [SupersededDelivery]] = [:]
+        for older in try await queue.supersededStillSending(before: dispatches.map(\.claimed)) {
+            if older.worker == worker, !sendingNow.stopUnlessSending(older.older, stops: stops) { continue }
+            waiting[older.newer, default: []].append(older)
+        }
+        return waiting
+    }
+
+    /// Waits, at most `supersededStopTimeout`, until the older deliveries are no longer sending: this
+    /// process's, as it knows them; other gateways', as the database says. A dispatch that is stopped
+    /// itself meanwhile waits no longer: it will send nothing.
+    private func waitForSupersededToStop(
+        _ waiting: [UUID: [SupersededDelivery]], of dispatches: [SmallDispatch], flags: [UUID: DispatchStopFlag]
+    ) async {
         let deadline = ContinuousClock.now + settings.supersededStopTimeout
-        var waiting = claimed
+        var waiting = waiting
         while ContinuousClock.now < deadline {
-            waiting.removeAll { flags[$0.dispatch.id]?.raised != nil }
+            for (newer, olders) in waiting {
+                let still = olders.filter { $0.worker != worker || sendingNow.isSending($0.older) }
+                waiting[newer] = flags[newer]?.raised != nil || still.isEmpty ? nil : still
+            }
             guard !waiting.isEmpty else { return }
-            try? await Task.sleep(for: .milliseconds(5))
-            guard let still = try? await queue.waitingForSuperseded(among: waiting) else { return }
-            waiting.removeAll { !still.contains($0.dispatch.id) }
+            try? await Task.sleep(for: .milliseconds(2))
+            let remote = waiting.filter { $0.value.contains { $0.worker != worker } }
+            guard !remote.isEmpty else { continue }
+            let newer = Set(remote.keys)
+            guard let current = try? await queue.supersededStillSending(before: dispatches.filter { newer.contains($0.id) }.map(\.claimed)) else { return }
+            let open = Set(current.map(\.older))
+            for id in newer { waiting[id] = waiting[id]?.filter { $0.worker == worker || open.contains($0.older) } }
         }
     }
 
