@@ -13,7 +13,7 @@ struct PushSending: Sendable {
     func send(_ pushes: [LiveActivityPush], to destination: APNsDestination, unless stop: DispatchStopFlag? = nil)
         async -> [(result: PushResult, retries: Int)?]
     {
-        await withRetries(count: pushes.count, unless: stop) { indices in
+        await withRetries(count: pushes.count, stopped: { _ in stop?.raised != nil }) { indices in
             await sender.send(indices.map { pushes[$0] }, to: destination)
         }
     }
@@ -23,10 +23,24 @@ struct PushSending: Sendable {
     func send(
         _ pushes: [LiveActivityPush], inBatchesOf size: Int, to destination: APNsDestination, unless stop: DispatchStopFlag? = nil
     ) async -> [(result: PushResult, retries: Int)?] {
+        await send(pushes, inBatchesOf: size, to: destination, stopped: { _ in stop?.raised != nil })
+    }
+
+    /// As above, for pushes of several dispatches: `stopped(i)` says whether push `i`'s dispatch was
+    /// stopped, asked when its batch (or its retry) gets its turn.
+    func send(
+        _ pushes: [LiveActivityPush], inBatchesOf size: Int, to destination: APNsDestination,
+        stopped: @escaping @Sendable (Int) -> Bool
+    ) async -> [(result: PushResult, retries: Int)?] {
         await withTaskGroup(of: (Int, [(result: PushResult, retries: Int)?]).self) { group in
             for start in stride(from: 0, to: pushes.count, by: size) {
                 let batch = Array(pushes[start..<min(start + size, pushes.count)])
-                group.addTask { (start, await send(batch, to: destination, unless: stop)) }
+                group.addTask {
+                    let sent = await withRetries(count: batch.count, stopped: { stopped(start + $0) }) { indices in
+                        await sender.send(indices.map { batch[$0] }, to: destination)
+                    }
+                    return (start, sent)
+                }
             }
             var results = [(result: PushResult, retries: Int)?](repeating: nil, count: pushes.count)
             for await (start, sent) in group {
@@ -38,12 +52,13 @@ struct PushSending: Sendable {
 
     /// One push to a channel's subscribers, retried like a device's push.
     func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> (result: PushResult, retries: Int) {
-        await withRetries(count: 1, unless: nil) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]!
+        await withRetries(count: 1, stopped: { _ in false }) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]!
     }
 
     /// `send` gets the indices (of `0..<count`) to try and returns their answers in that order.
+    /// `stopped(i)`: push `i`'s dispatch was stopped; asked once each try's turn comes.
     private func withRetries(
-        count: Int, unless stop: DispatchStopFlag?, _ send: ([Int]) async -> [APNsSendResult]
+        count: Int, stopped: (Int) -> Bool, _ send: ([Int]) async -> [APNsSendResult]
     ) async -> [(result: PushResult, retries: Int)?] {
         var results = [(result: PushResult, retries: Int)?](repeating: nil, count: count)
         var pending = Array(0..<count)
@@ -51,23 +66,22 @@ struct PushSending: Sendable {
         var attempt = 1
         while !pending.isEmpty {
             // Permits are held for the requests only, not while waiting to retry. The stop is checked
-            // once the batch's turn comes: batches queued behind others' never go.
-            let answers: [APNsSendResult]? = await limit.withPermits(pending.count) {
-                stop?.raised != nil ? nil : await send(pending)
+            // once the batch's turn comes: pushes of a dispatch stopped meanwhile never go.
+            let (going, answers) = await limit.withPermits(pending.count) { () -> ([Int], [APNsSendResult]) in
+                let going = pending.filter { !stopped($0) }
+                return (going, going.isEmpty ? [] : await send(going))
             }
-            guard let answers else {
-                // Stopped before a retry: what was tried and not taken ends as given up (it may have
-                // reached APNs); what was never tried stays nil.
-                if attempt > 1 {
-                    for index in pending {
-                        guard let problem = lastProblems[index] else { continue }
-                        results[index] = (.gaveUp(attempts: attempt - 1, lastProblem: problem), attempt - 2)
-                    }
+            // Stopped before a retry: what was tried and not taken ends as given up (it may have
+            // reached APNs); what was never tried stays nil.
+            if attempt > 1 {
+                let going = Set(going)
+                for index in pending where !going.contains(index) {
+                    guard let problem = lastProblems[index] else { continue }
+                    results[index] = (.gaveUp(attempts: attempt - 1, lastProblem: problem), attempt - 2)
                 }
-                break
             }
             var again: [Int] = []
-            for (index, answer) in zip(pending, answers) {
+            for (index, answer) in zip(going, answers) {
                 if let result = PushResult(answer, attempt: attempt, maximumAttempts: retry.maximumAttempts) {
                     results[index] = (result, attempt - 1)
                 } else {

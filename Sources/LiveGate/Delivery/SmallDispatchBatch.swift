@@ -86,7 +86,9 @@ struct SmallDispatchBatch: Sendable {
         let going = dispatches.filter { goingIDs.contains($0.id) }
         var ids = APNsIDGenerator()
         var pushes: [LiveActivityPush] = []
+        var pushFlags: [DispatchStopFlag?] = []
         for small in going {
+            pushFlags += Array(repeating: flags[small.id], count: small.targets.count)
             for target in small.targets {
                 pushes.append(
                     LiveActivityPush(
@@ -95,7 +97,10 @@ struct SmallDispatchBatch: Sendable {
                         apnsID: ids.nextID()))
             }
         }
-        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination)
+        // A dispatch stopped while its pushes wait for their turn sends none of them.
+        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination) { [pushFlags] in
+            pushFlags[$0]?.raised != nil
+        }
         var settlements: [DispatchSettlement] = []
         var offset = 0
         for small in dispatches {
