@@ -41,9 +41,11 @@ enum SupersessionStatement {
     /// what they cover among the dispatches that took effect before them: by send time, then by
     /// acceptance order. Catches what the commit could not: a scheduled dispatch becoming due, and
     /// dispatches committed at the same moment by different statements or gateways. The dispatches of
-    /// the same activities that already took effect (being delivered, or done) count as newer too: a
-    /// dispatch accepted first but committed after a newer one was claimed (two group commits under
-    /// way at once) is claimed after it, and must not bring the older state back.
+    /// the same activities being delivered count as newer too: a dispatch accepted first but committed
+    /// after a newer one was claimed (two group commits under way at once) is claimed after it, and
+    /// must not bring the older state back. (One whose newer dispatch is already done is not caught: no
+    /// index finds an activity's finished dispatches, and one would cost every accepted message; the
+    /// devices then order the two by their payloads' `timestamp`.)
     static let onClaim = PostgresStatement(
         name: "livegate_supersede_on_claim",
         sql: supersede(
@@ -52,9 +54,11 @@ enum SupersessionStatement {
                  FROM dispatches WHERE id = ANY($1::uuid[])
                  UNION ALL
                  SELECT d.id, d.app_id, d.activity_id, d.event, d.external_id, d.send_at, d.created_at, d.sequence
-                 FROM dispatches d
-                 WHERE d.status IN ('delivering', 'done') AND d.id <> ALL($1::uuid[])
-                   AND (d.app_id, d.activity_id) IN (SELECT app_id, activity_id FROM dispatches WHERE id = ANY($1::uuid[])))
+                 FROM (SELECT DISTINCT app_id, activity_id FROM dispatches WHERE id = ANY($1::uuid[])) c
+                 CROSS JOIN LATERAL (
+                     SELECT * FROM dispatches d
+                     WHERE d.app_id = c.app_id AND d.activity_id = c.activity_id AND d.status = 'delivering'
+                       AND d.id <> ALL($1::uuid[])) d)
                 """,
             newest: "coalesce(n.send_at, n.created_at) DESC, n.sequence DESC",
             olderCondition: """

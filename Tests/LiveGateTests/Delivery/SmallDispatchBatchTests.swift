@@ -91,19 +91,24 @@ struct SmallDispatchBatchTests {
         }
     }
 
-    /// An update accepted first but claimed only after a newer one to the same order was delivered (two
-    /// group commits under way at once can commit them in either order): the claim finds it older than
-    /// what already took effect, and it ends superseded without sending the older state.
-    @Test func anOlderDispatchClaimedAfterANewerOneWasDeliveredSendsNothing() async throws {
+    /// An update accepted first but claimed only after a newer one to the same order (two group commits
+    /// under way at once can commit them in either order), while another gateway delivers the newer one:
+    /// the claim finds it older than what already took effect, and it ends superseded without sending
+    /// the older state.
+    @Test func anOlderDispatchClaimedWhileANewerOneIsDeliveredSendsNothing() async throws {
         var settings = DeliveryHarness.testSettings
         settings.supersedes = false
         try await DeliveryHarness.with(settings: settings) { harness in
             try await harness.database.insertActivityTokens([token(numbered: 9)], app: harness.tenant.app, activityID: "order-9")
             let older = try await harness.update(#""content_state":{"stage":"cooking"}"#, activityID: "order-9")
             let newer = try await harness.update(#""content_state":{"stage":"delivered"}"#, activityID: "order-9")
-            // The newer one was claimed and delivered first, by whichever gateway saw it committed first.
+            // The newer one was claimed first, by whichever gateway saw it committed first.
             try await harness.database.pool.query(
-                "UPDATE dispatches SET status = 'done', completed_at = now(), sent_count = 1 WHERE id = $1", [newer])
+                """
+                UPDATE dispatches SET status = 'delivering', leased_by = 'other-gateway', attempts = 1,
+                    leased_until = now() + interval '1 minute'
+                WHERE id = $1
+                """, [newer])
             let engine = harness.anotherEngine(worker: "claims-late", queue: PostgresDeliveryQueue(pool: harness.database.pool, supersedes: true))
             #expect(try await engine.deliverDue() == 1)
             await engine.shutdown()
