@@ -1,0 +1,110 @@
+// bench/tracking's load generator: open loop. Posts `/messages/live_activity/update` at a fixed
+// offered rate, whatever the gateway's answers take (request i is due at start + i / RATE), to random
+// activities `track-<k>` (k below ACTIVITIES, or below HOT for a burst where activities get several
+// updates each). Each body's content_state carries the request's sequence number, so the last accepted
+// update of an activity is the one with its highest number.
+//
+//   load BASE_URL API_KEY APP_ID ACTIVITIES HOT RATE SECONDS CONNECTIONS OUT_FILE
+//
+// HTTP/1.1 keep-alive over at most CONNECTIONS connections (libcurl multi); requests due while every
+// connection is busy wait in libcurl's queue, so the offered rate holds. OUT_FILE gets one line per
+// request: "activity sequence status". Prints "sent accepted other seconds".
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct request {
+    long activity;
+    long sequence;
+    char body[512];
+};
+
+static size_t discard(char *data, size_t size, size_t count, void *user) {
+    (void)data;
+    (void)user;
+    return size * count;
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 10) {
+        fprintf(stderr, "usage: load BASE_URL API_KEY APP_ID ACTIVITIES HOT RATE SECONDS CONNECTIONS OUT_FILE\n");
+        return 2;
+    }
+    const char *base = argv[1], *app_id = argv[3];
+    long activities = atol(argv[4]), hot = atol(argv[5]);
+    double rate = atof(argv[6]), seconds = atof(argv[7]);
+    long connections = atol(argv[8]);
+    FILE *out = fopen(argv[9], "w");
+    if (!out || activities <= 0 || rate <= 0 || seconds <= 0 || connections <= 0) return 2;
+    if (hot <= 0 || hot > activities) hot = activities;
+
+    char url[512], authorization[512];
+    snprintf(url, sizeof url, "%s/messages/live_activity/update", base);
+    snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", argv[2]);
+    struct curl_slist *headers = curl_slist_append(NULL, authorization);
+    headers = curl_slist_append(headers, "Content-Type: application/json");
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    CURLM *multi = curl_multi_init();
+    curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, connections);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections);
+
+    long total = (long)(rate * seconds), sent = 0, finished = 0, accepted = 0, other = 0;
+    srand48(42);
+    double start = now();
+    while (finished < total) {
+        // Every request due by now goes in, however many are still waiting for their answers.
+        double elapsed = now() - start;
+        while (sent < total && sent <= (long)(elapsed * rate)) {
+            struct request *request = malloc(sizeof *request);
+            request->activity = (long)(drand48() * hot);
+            request->sequence = sent;
+            snprintf(request->body, sizeof request->body,
+                     "{\"app_id\":\"%s\",\"activity_id\":\"track-%ld\",\"content_state\":{\"n\":%ld,\"eta\":\"12:%02ld\"}}",
+                     app_id, request->activity, request->sequence, request->sequence % 60);
+            CURL *easy = curl_easy_init();
+            curl_easy_setopt(easy, CURLOPT_URL, url);
+            curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+            curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request->body);
+            curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, discard);
+            curl_easy_setopt(easy, CURLOPT_PRIVATE, request);
+            curl_multi_add_handle(multi, easy);
+            sent++;
+        }
+        int running = 0;
+        curl_multi_perform(multi, &running);
+        CURLMsg *message;
+        int left;
+        while ((message = curl_multi_info_read(multi, &left))) {
+            if (message->msg != CURLMSG_DONE) continue;
+            struct request *request;
+            long status = 0;
+            curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&request);
+            curl_easy_getinfo(message->easy_handle, CURLINFO_RESPONSE_CODE, &status);
+            if (status == 201) accepted++; else other++;
+            fprintf(out, "%ld %ld %ld\n", request->activity, request->sequence, status);
+            curl_multi_remove_handle(multi, message->easy_handle);
+            curl_easy_cleanup(message->easy_handle);
+            free(request);
+            finished++;
+        }
+        // Wake for answers, or when the next request is due.
+        double next = sent < total ? start + (sent + 1) / rate - now() : 0.05;
+        int wait = next <= 0 ? 0 : (int)(next * 1000) + 1;
+        curl_multi_poll(multi, NULL, 0, wait > 50 ? 50 : wait, NULL);
+    }
+    double took = now() - start;
+    fclose(out);
+    printf("%ld %ld %ld %.3f\n", sent, accepted, other, took);
+    curl_multi_cleanup(multi);
+    curl_slist_free_all(headers);
+    return 0;
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# bench/tracking: the delivery-tracking workload. Thousands of small activities (a food order, a ride, a
+# parcel), each with a device or two, updated at random at an offered rate, against the TLS simulator
+# answering after a round trip; beside, in the same run, one update fanned out to 10,000 devices and
+# ingest with delivery off, as baselines.
+#
+#   bench/tracking/run.sh [--activities A] [--devices D] [--rate R] [--seconds S] [--latency-ms L]
+#                         [--fanout N] [--ingest-connections C]
+#   (defaults: 20,000 activities x 1 device, 1,000 updates/s for 20 s, 20 ms, 10,000 devices, 64)
+#
+# Every phase starts a gateway with the default settings (LIVEGATE_DELIVERY=off for ingest) on a clean
+# dispatches table and simulator:
+#   fanout     one update to N devices: pushes/s (201 to completed_at), gateway CPU per push.
+#   ingest     delivery off, as much as wrk gets accepted over C connections (closed loop, as
+#              bench/ingest): accepted/s, the most any delivery could be offered here.
+#   sustained  the load at R/s for S s: accepted/s; delivered/s (dispatches done while it ran); accept to
+#              APNs answered (created_at to completed_at of each done dispatch) p50/p90/p99/max; drain
+#              (load end to the last dispatch finished); gateway and PostgreSQL CPU per dispatch.
+#   half       the same at R/2: the latency goal's rate.
+#   burst      2R/s for 20 s to a twentieth of the activities (each updated many times): delivered/s
+#              while it drains, and every activity ends on its last state.
+#   burst-off  the same with LIVEGATE_SUPERSESSION=off (a setting for measuring only): what the burst
+#              drains at when every update is sent in full.
+# The load is open loop (bench/tracking/load.c: request i goes at i/R s whatever the answers take).
+# A run fails unless every answer is a 201, every dispatch ends done or superseded with no failed push,
+# and every device shows its activity's last accepted update (bench/tracking/check.py).
+#
+# Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH: another --scratch-path), starts its own
+# PostgreSQL (default durability: fsync on), `livegate apns-sim --tls --latency-ms L` and each gateway,
+# and stops them all at the end.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/postgres.sh
+source bench/lib/setup.sh
+source bench/lib/wrk.sh
+
+activities=20000 devices=1 rate=1000 seconds=20 latency=20 fanout=10000 ingest_connections=64
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --activities) activities=$2 ;;
+        --devices) devices=$2 ;;
+        --rate) rate=$2 ;;
+        --seconds) seconds=$2 ;;
+        --latency-ms) latency=$2 ;;
+        --fanout) fanout=$2 ;;
+        --ingest-connections) ingest_connections=$2 ;;
+        *) echo "unknown option $1" >&2; exit 2 ;;
+    esac
+    shift 2
+done
+
+bench_start
+wrk_install
+cc -O2 -o "$work/load" bench/tracking/load.c -lcurl
+
+sim_options=(--latency-ms "$latency")
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
+sim_port=$(free_port)
+LIVEGATE_LOG_LEVEL=warning "$bin" apns-sim --port "$sim_port" --tls --tls-certificate-out "$work/sim-cert.pem" \
+    --provider-key "KEY1234567:TEAM123456:$work/key.p8" "${sim_options[@]}" >"$work/sim.log" 2>&1 &
+bench_pids+=($!)
+wait_for_port "$sim_port"
+for _ in $(seq 1 50); do [ -s "$work/sim-cert.pem" ] && break; sleep 0.1; done
+simulator="https://127.0.0.1:$sim_port"
+sim() { curl -fsS --http2 --cacert "$work/sim-cert.pem" "$@"; }
+
+# Above any hourly limit: every phase of a run counts against one workspace.
+workspace=$(bench_workspace --rate-limit 1000000000)
+app_id=$(bench_app "$workspace" "Bench tracking" --team-id TEAM123456 --key-id KEY1234567 \
+    --key-file "$work/key.p8" --apns-endpoint "$simulator")
+api_key=$(bench_update_key "$workspace")
+app_uuid=$(sql "SELECT id FROM apps WHERE app_identifier = '$app_id'")
+
+# Device d of activity k has token k*D+d+1; the fan-out's devices come after every tracking device.
+sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
+     SELECT '$app_uuid', 'track-' || (i / $devices), 'device-' || i, lpad(to_hex(i + 1), 64, '0')
+     FROM generate_series(0, $activities * $devices - 1) i" >/dev/null
+sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
+     SELECT '$app_uuid', 'fanout', 'fan-' || i, lpad(to_hex(i + 1 + $activities * $devices), 64, '0')
+     FROM generate_series(0, $fanout - 1) i" >/dev/null
+sql "VACUUM ANALYZE activity_tokens" >/dev/null
+
+gateway_port=$(free_port)
+pg_postmaster=$(head -n 1 "$pg_data/postmaster.pid")
+# PostgreSQL's CPU so far: the postmaster's own and its exited children's, and each live child's.
+pg_cpu_ms() {
+    local total=0 pid
+    total=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13 + $14 + $15) * 1000 / hz) }' "/proc/$pg_postmaster/stat")
+    for pid in $(pgrep -P "$pg_postmaster"); do
+        total=$((total + $(cpu_ms "$pid" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+
+# phase_start NAME [VAR=value...]: a clean table and simulator, and a gateway with that environment.
+phase_start() {
+    local name=$1
+    shift
+    sql "DELETE FROM dispatches" >/dev/null
+    sim -X DELETE "$simulator/_sim/pushes" >/dev/null
+    env LIVEGATE_LOG_LEVEL=warning LIVEGATE_APNS_CA_FILE="$work/sim-cert.pem" "$@" \
+        bash -c "exec '$bin' serve --port $gateway_port" >"$work/gateway-$name.log" 2>&1 &
+    gateway_pid=$!
+    bench_pids+=("$gateway_pid")
+    for _ in $(seq 1 100); do
+        curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    gateway_cpu_before=$(cpu_ms "$gateway_pid")
+    pg_cpu_before=$(pg_cpu_ms)
+}
+
+phase_stop() {
+    bench_stop "$gateway_pid"
+}
+
+# Waits until no dispatch is pending or being delivered (at most 10 minutes); fails on any that failed.
+wait_finished() {
+    for _ in $(seq 1 6000); do
+        [ "$(sql "SELECT count(*) FROM dispatches WHERE status IN ('pending', 'delivering')")" = 0 ] && break
+        sleep 0.1
+    done
+    local open bad
+    open=$(sql "SELECT count(*) FROM dispatches WHERE status IN ('pending', 'delivering')")
+    [ "$open" = 0 ] || { echo "bench/tracking: FAILED: $open dispatches still open after 10 minutes" >&2; exit 1; }
+    bad=$(sql "SELECT count(*) FROM dispatches WHERE status NOT IN ('done', 'superseded') OR failed_count > 0")
+    [ "$bad" = 0 ] || { echo "bench/tracking: FAILED: $bad dispatches failed or had a failed push" >&2; exit 1; }
+}
+
+echo "phase fanout: one update to $fanout devices..." >&2
+phase_start fanout
+curl -fsS -o /dev/null -H "Authorization: Bearer $api_key" -H 'Content-Type: application/json' \
+    -d "{\"app_id\":\"$app_id\",\"activity_id\":\"fanout\",\"content_state\":{\"n\":1}}" \
+    "http://127.0.0.1:$gateway_port/messages/live_activity/update"
+wait_finished
+fanout_row=$(sql "SELECT sent_count, extract(epoch FROM completed_at - created_at) FROM dispatches")
+fanout_sent=${fanout_row%%|*}
+fanout_seconds=${fanout_row##*|}
+[ "$fanout_sent" = "$fanout" ] || { echo "bench/tracking: FAILED: the fan-out reached $fanout_sent of $fanout devices" >&2; exit 1; }
+fanout_pps=$(awk -v n="$fanout" -v s="$fanout_seconds" 'BEGIN { printf "%d", n / s }')
+fanout_us=$(awk -v c="$(( $(cpu_ms "$gateway_pid") - gateway_cpu_before ))" -v n="$fanout" 'BEGIN { printf "%.0f", c * 1000 / n }')
+phase_stop
+
+echo "phase ingest: delivery off, wrk with $ingest_connections connections for $seconds s..." >&2
+phase_start ingest LIVEGATE_DELIVERY=off
+export BENCH_APP_ID=$app_id BENCH_API_KEY=$api_key BENCH_TAGS=$activities
+read -r ingest_rps _ _ not_created < <(wrk_update "$gateway_port" "$ingest_connections" "$seconds" "$work/wrk.err")
+[ "$not_created" = 0 ] || { echo "bench/tracking: FAILED: $not_created ingest answers were not 201" >&2; exit 1; }
+ingest_rps=${ingest_rps%.*}
+phase_stop
+
+# tracking NAME RATE SECONDS HOT [VAR=value...]: one load phase; adds its row to `rows`.
+tracking() {
+    local name=$1 offered=$2 length=$3 hot=$4
+    shift 4
+    echo "phase $name: $offered/s for $length s to $hot activities..." >&2
+    phase_start "$name" "$@"
+    local started ended
+    started=$(sql "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')")
+    read -r sent accepted other took < <("$work/load" "http://127.0.0.1:$gateway_port" "$api_key" "$app_id" "$activities" \
+        "$hot" "$offered" "$length" 64 "$work/$name.txt")
+    ended=$(sql "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')")
+    [ "$other" = 0 ] || { echo "bench/tracking: FAILED: $other answers were not 201" >&2; exit 1; }
+    wait_finished
+    local gateway_ms=$(( $(cpu_ms "$gateway_pid") - gateway_cpu_before )) pg_ms=$(( $(pg_cpu_ms) - pg_cpu_before ))
+    sim "$simulator/_sim/pushes" >"$work/pushes.json"
+    local checked
+    sql "SELECT DISTINCT ON (activity_id) substr(activity_id, 7), payload::json->'aps'->'content-state'->>'n', status
+         FROM dispatches WHERE activity_id LIKE 'track-%'
+         ORDER BY activity_id, coalesce(send_at, created_at) DESC, sequence DESC" | tr '|' ' ' >"$work/newest.txt"
+    # Without supersession nothing orders an activity's updates, so there is no last state to check.
+    checked=-
+    [ "$name" = burst-off ] || checked=$(python3 bench/tracking/check.py devices "$work/$name.txt" "$work/newest.txt" "$work/pushes.json" "$devices")
+    rows+=("$(sql "SELECT
+           '$name', $offered, round($accepted / $took::numeric),
+           round(count(*) FILTER (WHERE completed_at <= '$ended'::timestamp AT TIME ZONE 'UTC') / $took::numeric),
+           round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE status = 'done')),
+           round(percentile_cont(0.9) WITHIN GROUP (ORDER BY ms) FILTER (WHERE status = 'done')),
+           round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) FILTER (WHERE status = 'done')),
+           round(max(ms) FILTER (WHERE status = 'done')),
+           round(greatest(0, extract(epoch FROM max(completed_at) - '$ended'::timestamp AT TIME ZONE 'UTC'))::numeric, 2),
+           round(count(*) FILTER (WHERE completed_at > '$ended'::timestamp AT TIME ZONE 'UTC')
+                 / greatest(0.001, extract(epoch FROM max(completed_at) - '$ended'::timestamp AT TIME ZONE 'UTC'))::numeric),
+           count(*) FILTER (WHERE status = 'superseded'), sum(sent_count),
+           round($gateway_ms * 1000.0 / greatest(1, count(*) FILTER (WHERE status = 'done'))),
+           round($pg_ms * 1000.0 / greatest(1, count(*) FILTER (WHERE status = 'done'))),
+           '$checked'
+         FROM (SELECT status, completed_at, sent_count,
+                      extract(epoch FROM completed_at - created_at) * 1000 AS ms FROM dispatches) d" | tr '|' ' ')")
+    phase_stop
+}
+
+rows=()
+tracking sustained "$rate" "$seconds" "$activities"
+tracking half $((rate / 2)) "$seconds" "$activities"
+tracking burst $((rate * 2)) 20 $((activities / 20))
+tracking burst-off $((rate * 2)) 20 $((activities / 20)) LIVEGATE_SUPERSESSION=off
+
+echo
+echo "tracking: $activities activities x $devices device(s), $latency ms round trip, fsync on"
+echo "baselines: fan-out of $fanout devices ${fanout_pps} pushes/s (gateway ${fanout_us} us CPU per push); ingest, delivery off, ${ingest_rps} accepted/s"
+printf '| phase | offered/s | accepted/s | delivered/s (during load) | accept→answered p50 / p90 / p99 / max ms | drain s | delivered/s while draining | superseded | pushes | gateway µs/dispatch | PostgreSQL µs/dispatch | activities checked |\n'
+printf '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n'
+for row in "${rows[@]}"; do
+    read -r name offered accepted delivered p50 p90 p99 max drain drain_rate superseded pushes gus pgus checked <<<"$row"
+    echo "| $name | $offered | $accepted | $delivered | $p50 / $p90 / $p99 / $max | $drain | $drain_rate | $superseded | $pushes | $gus | $pgus | $checked |"
+done
+sustained_delivered=$(read -r _ _ _ d _ <<<"${rows[0]}"; echo "$d")
+echo "sustained delivered/s ÷ fan-out pushes/s: $(awk -v d="$sustained_delivered" -v f="$fanout_pps" 'BEGIN { printf "%.2f", d / f }')"
