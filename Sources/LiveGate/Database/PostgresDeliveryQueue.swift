@@ -156,18 +156,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     /// that reach its devices: superseded by it, or by a dispatch it superseded in turn (that one,
     /// still waiting when `claimed` came, was ended at once, leaving the older delivery pointing at it).
     public func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int {
-        let dispatch = claimed.dispatch
-        let rows = try await pool.query(
-            """
-            SELECT count(*)::int AS n
-            FROM dispatches older, (SELECT coalesce(send_at, created_at) AS due, sequence FROM dispatches WHERE id = $3) newer
-            WHERE older.app_id = $1 AND older.activity_id = $2 AND older.status = 'delivering'
-              AND older.superseded_by IS NOT NULL AND older.id <> $3
-              AND (coalesce(older.send_at, older.created_at), older.sequence) < (newer.due, newer.sequence)
-              AND ($4 = '' OR older.external_id = $4)
-            """,
-            [dispatch.appID, dispatch.activityID, dispatch.id, dispatch.externalID ?? ""])
-        return try rows.first?.require("n") ?? 0
+        try await supersededStillSending(before: [claimed]).count
     }
 
     public func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws {

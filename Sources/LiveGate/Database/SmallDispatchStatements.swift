@@ -44,7 +44,8 @@ enum SmallDispatchStatements {
             """)
 
     /// For the dispatches of `$1` (ids), the older superseded deliveries to their devices still under
-    /// way, and who delivers them (`PostgresDeliveryQueue.supersededDeliveriesStillSending`, for many).
+    /// way, and who delivers them: superseded by that dispatch, or by one it superseded in turn. Both
+    /// paths ask through it (`PostgresDeliveryQueue.supersededDeliveriesStillSending` for one dispatch).
     static let supersededStillSending = PostgresStatement(
         name: "livegate_batch_superseded_still_sending",
         sql: """

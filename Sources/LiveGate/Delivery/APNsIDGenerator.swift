@@ -1,3 +1,4 @@
+import APNsClient
 import APNsCore
 import Foundation
 
@@ -9,5 +10,14 @@ struct APNsIDGenerator {
     mutating func nextID() -> UUID {
         let (high, low) = words.nextUUIDv4()
         return UUID(high: high, low: low)
+    }
+}
+
+extension Dispatch {
+    /// The dispatch's push to each of `targets`, each with its own `apns-id` from `ids`.
+    func pushes(to targets: [FanoutTarget], ids: inout APNsIDGenerator) -> [LiveActivityPush] {
+        targets.map { target in
+            LiveActivityPush(deviceToken: target.token, payload: payload, priority: priority, expiresAt: expiresAt, apnsID: ids.nextID())
+        }
     }
 }

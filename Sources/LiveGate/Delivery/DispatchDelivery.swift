@@ -172,11 +172,7 @@ struct DispatchDelivery: Sendable {
     /// (`resendUnanswered`).
     private func send(_ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination) async -> PageOutcome {
         var ids = APNsIDGenerator()
-        let pushes = page.map { target in
-            LiveActivityPush(
-                deviceToken: target.token, payload: dispatch.payload, priority: dispatch.priority,
-                expiresAt: dispatch.expiresAt, apnsID: ids.nextID())
-        }
+        let pushes = dispatch.pushes(to: page, ids: &ids)
         let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination, unless: stop)
         var results = zip(sent, pushes).map { result, push in result.map { (result: $0.result, retries: $0.retries, push: push) } }
         await resendUnanswered(&results, of: dispatch, to: destination)

@@ -2,7 +2,6 @@ import APNsClient
 import APNsCore
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import PostgresClient
 
 /// Delivers many small dispatches together: their pushes go out as one batch per app (one hand-over to
@@ -39,7 +38,7 @@ struct SmallDispatchBatch: Sendable {
             var sendable: [SmallDispatch] = []
             for small in batch {
                 if let stop = small.claimed.stop ?? flags[small.id]?.raised {
-                    settlements.append(DispatchSettlement(small.claimed, .finished(stop.status), progress: FanoutProgress(cursor: small.claimed.fanoutCursor)))
+                    settlements.append(.stopped(small.claimed, stop))
                 } else {
                     sendable.append(small)
                 }
@@ -89,13 +88,7 @@ struct SmallDispatchBatch: Sendable {
         var pushFlags: [DispatchStopFlag?] = []
         for small in going {
             pushFlags += Array(repeating: flags[small.id], count: small.targets.count)
-            for target in small.targets {
-                pushes.append(
-                    LiveActivityPush(
-                        deviceToken: target.token, payload: small.claimed.dispatch.payload,
-                        priority: small.claimed.dispatch.priority, expiresAt: small.claimed.dispatch.expiresAt,
-                        apnsID: ids.nextID()))
-            }
+            pushes += small.claimed.dispatch.pushes(to: small.targets, ids: &ids)
         }
         // A dispatch stopped while its pushes wait for their turn sends none of them.
         let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination) { [pushFlags] in
@@ -105,9 +98,7 @@ struct SmallDispatchBatch: Sendable {
         var offset = 0
         for small in dispatches {
             guard goingIDs.contains(small.id), let flag = flags[small.id] else {
-                let stop = flags[small.id]?.raised ?? .cancelled
-                settlements.append(
-                    DispatchSettlement(small.claimed, .finished(stop.status), progress: FanoutProgress(cursor: small.claimed.fanoutCursor)))
+                settlements.append(.stopped(small.claimed, flags[small.id]?.raised ?? .cancelled))
                 continue
             }
             let range = offset..<(offset + small.targets.count)
