@@ -85,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
                     store: dependencies.channels, tenancy: dependencies.tenancy, manager: dependencies.channelManager,
                     logger: logger),
                 logger: logger),
+            PlannerStatisticsService(pool: pool, logger: logger),
         ]
         if configuration.metrics != nil {
             services.append(

@@ -47,10 +47,16 @@ bench_cleanup() {
 }
 
 # bench_database: starts PostgreSQL (default durability) in $pg_data on $pg_port, creates and migrates
-# the `livegate` database, exports DATABASE_URL.
+# the `livegate` database, exports DATABASE_URL. LIVEGATE_BENCH_PG_STATS=FOLDER also loads
+# pg_stat_statements, for bench_statements.
 bench_database() {
-    pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB
+    pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB \
+        ${LIVEGATE_BENCH_PG_STATS:+shared_preload_libraries=pg_stat_statements}
     psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
+    if [ -n "${LIVEGATE_BENCH_PG_STATS:-}" ]; then
+        mkdir -p "$LIVEGATE_BENCH_PG_STATS"
+        psql -h 127.0.0.1 -p "$pg_port" -U postgres -d livegate -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
+    fi
     export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
     "$bin" migrate >&2
 }
@@ -132,4 +138,14 @@ wait_for_port() {
     done
     echo "nothing listens on port $1" >&2
     return 1
+}
+
+# bench_statements NAME: with LIVEGATE_BENCH_PG_STATS, writes PostgreSQL's statements since the last
+# call, by total time, to FOLDER/NAME.statements.txt (NAME - writes nothing), and starts counting afresh.
+bench_statements() {
+    [ -n "${LIVEGATE_BENCH_PG_STATS:-}" ] || return 0
+    [ "$1" = - ] || psql "$DATABASE_URL" -qc "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms,
+            round((total_exec_time / calls)::numeric, 3) AS mean_ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+        FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25" >"$LIVEGATE_BENCH_PG_STATS/$1.statements.txt"
+    psql "$DATABASE_URL" -qtAc "SELECT pg_stat_statements_reset()" >/dev/null
 }

@@ -6,9 +6,11 @@
 //
 //   load BASE_URL API_KEY APP_ID ACTIVITIES HOT RATE SECONDS CONNECTIONS OUT_FILE
 //
-// HTTP/1.1 keep-alive over at most CONNECTIONS connections (libcurl multi); requests due while every
-// connection is busy wait in libcurl's queue, so the offered rate holds. OUT_FILE gets one line per
-// request: "activity sequence status". Prints "sent accepted other seconds".
+// HTTP/1.1 keep-alive over at most CONNECTIONS connections (libcurl multi), one request on each at a
+// time; requests due while every connection is busy wait here and go as connections free up, so the
+// offered rate holds (they are not handed to libcurl early: its pending list costs time per handle on
+// every call, which made the generator itself the bottleneck once the gateway fell behind). OUT_FILE
+// gets one line per request: "activity sequence status". Prints "sent accepted other seconds".
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,9 +63,9 @@ int main(int argc, char **argv) {
     srand48(42);
     double start = now();
     while (finished < total) {
-        // Every request due by now goes in, however many are still waiting for their answers.
+        // Every request due by now goes out as soon as a connection is free.
         double elapsed = now() - start;
-        while (sent < total && sent <= (long)(elapsed * rate)) {
+        while (sent < total && sent <= (long)(elapsed * rate) && sent - finished < connections) {
             struct request *request = malloc(sizeof *request);
             request->activity = (long)(drand48() * hot);
             request->sequence = sent;
@@ -96,8 +98,8 @@ int main(int argc, char **argv) {
             free(request);
             finished++;
         }
-        // Wake for answers, or when the next request is due.
-        double next = sent < total ? start + (sent + 1) / rate - now() : 0.05;
+        // Wake for answers, or when the next request is due and a connection is free for it.
+        double next = sent < total && sent - finished < connections ? start + (sent + 1) / rate - now() : 0.05;
         int wait = next <= 0 ? 0 : (int)(next * 1000) + 1;
         curl_multi_poll(multi, NULL, 0, wait > 50 ? 50 : wait, NULL);
     }
