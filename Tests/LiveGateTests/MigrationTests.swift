@@ -104,7 +104,7 @@ struct MigrationTests {
 
     /// Migration 014: every index on dispatches is written twice per accepted message (the new dispatch,
     /// and the new version of the one it supersedes), so only indexes some statement reads are kept;
-    /// migration 015 added the one housekeeping reads.
+    /// migration 015 added the one housekeeping reads, 016 split the claim's by status.
     @Test func dispatchesKeepOnlyTheIndexesTheirStatementsRead() async throws {
         try await TestDatabase.with { database in
             let indexes = try await database.pool.query(
@@ -112,7 +112,8 @@ struct MigrationTests {
             ).map { try $0.require("indexname", as: String.self) }
             #expect(
                 indexes == [
-                    "dispatches_finished_idx", "dispatches_pending_idx", "dispatches_pkey", "dispatches_unfinished_activity_idx",
+                    "dispatches_due_idx", "dispatches_finished_idx", "dispatches_leased_idx", "dispatches_pkey",
+                    "dispatches_unfinished_activity_idx",
                 ])
 
             // The lookup that read through the dropped index is served by the partial one.
@@ -120,6 +121,19 @@ struct MigrationTests {
                 of: "SELECT id FROM dispatches WHERE app_id = $1 AND activity_id = $2 AND status IN ('pending', 'delivering')",
                 [UUID(), "match"], in: database)
             #expect(lines.contains { $0.contains("dispatches_unfinished_activity_idx") }, "\(lines)")
+        }
+    }
+
+    /// Migration 016: a claim reads due dispatches and expired leases each through an index of its own,
+    /// so it no longer walks past every dispatch being delivered to find the due ones.
+    @Test func aClaimReadsDueDispatchesAndExpiredLeasesThroughTheirOwnIndexes() async throws {
+        try await TestDatabase.with { database in
+            let lines = try await Self.indexPlan(
+                of: PostgresDeliveryQueue.claimStatementSQL, ["worker", 60.0, 10, Int32?.none, [String](), true], in: database)
+            #expect(lines.contains { $0.contains("dispatches_due_idx") }, "\(lines)")
+            #expect(lines.contains { $0.contains("next_attempt_at <= now()") && $0.contains("Index Cond") }, "\(lines)")
+            #expect(lines.contains { $0.contains("dispatches_leased_idx") }, "\(lines)")
+            #expect(lines.contains { $0.contains("leased_until < now()") && $0.contains("Index Cond") }, "\(lines)")
         }
     }
 

@@ -6,19 +6,27 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     let pool: PostgresConnectionPool
     /// Claimed updates and ends supersede what they cover; off only to measure what that saves.
     let supersedes: Bool
+    /// When claims last looked for the dispatches of workers whose session ended.
+    private let deadSessionSearch: DeadSessionSearch
 
-    public init(pool: PostgresConnectionPool, supersedes: Bool = true) {
+    /// `deadSessionInterval`: how often claims look for the dispatches of workers whose session ended
+    /// (each look reads every dispatch being delivered); expired leases and due dispatches are read by
+    /// every claim.
+    public init(pool: PostgresConnectionPool, supersedes: Bool = true, deadSessionInterval: Duration = .seconds(1)) {
         self.pool = pool
         self.supersedes = supersedes
+        self.deadSessionSearch = DeadSessionSearch(interval: deadSessionInterval)
     }
 
     public func claim(worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>)
         async throws -> [ClaimedDispatch]
     {
         let supersedes = supersedes
+        let lookForDeadSessions = deadSessionSearch.isDue()
         return try await pool.withConnection { connection in
-            var claimed = try Self.claim(
-                worker: worker, session: session, limit: limit, lease: lease, excluding: excluding, on: connection)
+            var claimed = try ClaimStatement.claim(
+                worker: worker, session: session, limit: limit, lease: lease, excluding: excluding,
+                lookForDeadSessions: lookForDeadSessions, on: connection)
             guard supersedes else { return claimed }
             // A claimed dispatch may be superseded by another one of the same claim. Starts supersede nothing.
             let superseding = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id)
@@ -27,55 +35,6 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
                 claimed[index].stop = .superseded
             }
             return claimed
-        }
-    }
-
-    /// A dispatch being delivered is taken over when its worker's session is gone: this statement can take
-    /// that worker's advisory lock (migration 010), for the rest of its own transaction only. A live
-    /// worker's lock cannot be taken, and testing it costs no extra round trip. Never this worker's own:
-    /// between losing its session and taking it again it must not take back what it is still sending.
-    private static func claim(
-        worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>,
-        on connection: PostgresConnection
-    ) throws -> [ClaimedDispatch] {
-        // SKIP LOCKED: concurrent workers (in this process or another gateway) pass over each other's rows.
-        let rows = try connection.query(
-            """
-            UPDATE dispatches d
-            SET status = 'delivering', leased_by = $1, leased_by_session = $4,
-                leased_until = now() + make_interval(secs => $2), attempts = d.attempts + 1
-            FROM (
-                SELECT id FROM dispatches
-                WHERE next_attempt_at <= now() AND id <> ALL($5::uuid[])
-                  AND (status = 'pending'
-                       OR (status = 'delivering'
-                           AND (leased_until < now()
-                                OR (leased_by <> $1 AND leased_by_session IS NOT NULL
-                                    AND pg_try_advisory_xact_lock(\(PostgresWorkerSession.lockClass), leased_by_session)))))
-                ORDER BY next_attempt_at
-                LIMIT $3
-                FOR UPDATE SKIP LOCKED
-            ) due
-            WHERE d.id = due.id
-            RETURNING d.id, d.workspace_id, d.app_id, d.event, d.activity_id, d.external_id, d.payload,
-                      d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts,
-                      d.send_at, d.broadcast_at IS NOT NULL AS broadcast_recorded, \(stopColumn)
-            """,
-            [worker, lease.inSeconds, limit, session, excluding.map(\.lowercasedText)])
-        return try rows.map { row in
-            guard let event = LiveActivityEvent(rawValue: try row.require("event")),
-                let priority = APNsPriority(rawValue: try row.require("priority"))
-            else { throw PostgresError(code: .decodingFailed, message: "a dispatch has an unknown event or priority") }
-            return ClaimedDispatch(
-                dispatch: Dispatch(
-                    id: try row.require("id"), workspaceID: try row.require("workspace_id"),
-                    appID: try row.require("app_id"), event: event, activityID: try row.require("activity_id"),
-                    externalID: try row.decode("external_id"),
-                    payload: Array(try row.require("payload", as: String.self).utf8), priority: priority,
-                    expiresAt: try row.require("expires_at"), sendAt: try row.decode("send_at")),
-                createdAt: try row.require("created_at"), fanoutCursor: try row.require("fanout_cursor"),
-                attempts: try row.require("attempts"), broadcastRecorded: try row.require("broadcast_recorded"),
-                stop: try stop(of: row))
         }
     }
 
@@ -126,6 +85,9 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             return recorded
         }
     }
+
+    /// The claim's SQL, for reading its plan.
+    public static var claimStatementSQL: String { ClaimStatement.statement.sql }
 
     /// Why a dispatch should stop, as a column: cancellation first, as `DELETE` asked for it explicitly.
     static let stopColumn = """

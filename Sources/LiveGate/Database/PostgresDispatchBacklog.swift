@@ -1,7 +1,7 @@
 import PostgresClient
 
-/// Reads the dispatch backlog in one statement over the unfinished dispatches only (the partial index
-/// `dispatches_pending_idx` holds just those), timed by the database's clock.
+/// Reads the dispatch backlog in one statement over the unfinished dispatches only (the partial indexes
+/// `dispatches_due_idx` and `dispatches_leased_idx` hold just those), timed by the database's clock.
 public struct PostgresDispatchBacklog: Sendable {
     let pool: PostgresConnectionPool
 
