@@ -43,15 +43,18 @@ bench_cleanup() {
         wait "$pid" 2>/dev/null || true
     done
     pg_stop "$pg_data"
+    [ -z "${LIVEGATE_BENCH_PG_STATS:-}" ] || cp "$pg_data/server.log" "$LIVEGATE_BENCH_PG_STATS/" 2>/dev/null || true
     rm -rf "$work"
 }
 
 # bench_database: starts PostgreSQL (default durability) in $pg_data on $pg_port, creates and migrates
 # the `livegate` database, exports DATABASE_URL. LIVEGATE_BENCH_PG_STATS=FOLDER also loads
-# pg_stat_statements, for bench_statements.
+# pg_stat_statements, for bench_statements, and keeps PostgreSQL's log there; LIVEGATE_BENCH_PG_SETTINGS adds settings (space-separated
+# name=value, as pg_start takes them).
 bench_database() {
+    # shellcheck disable=SC2086 # one word per setting
     pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB \
-        ${LIVEGATE_BENCH_PG_STATS:+shared_preload_libraries=pg_stat_statements}
+        ${LIVEGATE_BENCH_PG_STATS:+shared_preload_libraries=pg_stat_statements} ${LIVEGATE_BENCH_PG_SETTINGS:-}
     psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE livegate" >/dev/null
     if [ -n "${LIVEGATE_BENCH_PG_STATS:-}" ]; then
         mkdir -p "$LIVEGATE_BENCH_PG_STATS"

@@ -46,17 +46,21 @@ enum SmallDispatchStatements {
     /// For the dispatches of `$1` (ids), the older superseded deliveries to their devices still under
     /// way, and who delivers them: superseded by that dispatch, or by one it superseded in turn. Both
     /// paths ask through it (`PostgresDeliveryQueue.supersededDeliveriesStillSending` for one dispatch).
+    /// Looked up per newer dispatch (LATERAL), as `SupersessionStatement` does, whatever the plan.
     static let supersededStillSending = PostgresStatement(
         name: "livegate_batch_superseded_still_sending",
         sql: """
             SELECT n.id AS newer, older.id AS older, older.leased_by
             FROM dispatches n
-            JOIN dispatches older ON older.app_id = n.app_id AND older.activity_id = n.activity_id
+            CROSS JOIN LATERAL (
+                SELECT older.id, older.leased_by, older.status FROM dispatches older
+                WHERE older.app_id = n.app_id AND older.activity_id = n.activity_id
+                  AND older.status IN ('pending', 'delivering') AND older.superseded_by IS NOT NULL AND older.id <> n.id
+                  AND (coalesce(older.send_at, older.created_at), older.sequence)
+                      < (coalesce(n.send_at, n.created_at), n.sequence)
+                  AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
+                OFFSET 0) older
             WHERE n.id = ANY($1::text[]::uuid[]) AND older.status = 'delivering'
-              AND older.superseded_by IS NOT NULL AND older.id <> n.id
-              AND (coalesce(older.send_at, older.created_at), older.sequence)
-                  < (coalesce(n.send_at, n.created_at), n.sequence)
-              AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
             """)
 
     /// Ends the dispatches of the arrays with their counts and cursor. A `done` one superseded or
