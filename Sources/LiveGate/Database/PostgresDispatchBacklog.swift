@@ -1,7 +1,8 @@
 import PostgresClient
 
-/// Reads the dispatch backlog in one statement over the unfinished dispatches only (the partial indexes
-/// `dispatches_due_idx` and `dispatches_leased_idx` hold just those), timed by the database's clock.
+/// Reads the dispatch backlog in one statement over the unfinished dispatches only (the partial index
+/// `dispatches_unfinished_activity_idx` holds just those: `completed_at IS NULL`), timed by the
+/// database's clock.
 public struct PostgresDispatchBacklog: Sendable {
     let pool: PostgresConnectionPool
 
@@ -18,7 +19,7 @@ public struct PostgresDispatchBacklog: Sendable {
                    COALESCE(EXTRACT(EPOCH FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)
                        ::float8 AS oldest
             FROM dispatches
-            WHERE status IN ('pending', 'delivering')
+            WHERE completed_at IS NULL
             """)[0]
         return DispatchBacklog(
             pending: try row.require("pending"), delivering: try row.require("delivering"),

@@ -53,14 +53,14 @@ enum SmallDispatchStatements {
             SELECT n.id AS newer, older.id AS older, older.leased_by
             FROM dispatches n
             CROSS JOIN LATERAL (
-                SELECT older.id, older.leased_by, older.status FROM dispatches older
-                WHERE older.app_id = n.app_id AND older.activity_id = n.activity_id
-                  AND older.status IN ('pending', 'delivering') AND older.superseded_by IS NOT NULL AND older.id <> n.id
+                SELECT older.id, older.leased_by FROM dispatches older
+                WHERE older.app_id = n.app_id AND older.activity_id = n.activity_id AND older.completed_at IS NULL
+                  AND older.status = 'delivering' AND older.superseded_by IS NOT NULL AND older.id <> n.id
                   AND (coalesce(older.send_at, older.created_at), older.sequence)
                       < (coalesce(n.send_at, n.created_at), n.sequence)
                   AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
                 OFFSET 0) older
-            WHERE n.id = ANY($1::text[]::uuid[]) AND older.status = 'delivering'
+            WHERE n.id = ANY($1::text[]::uuid[])
             """)
 
     /// Ends the dispatches of the arrays with their counts and cursor. A `done` one superseded or

@@ -32,7 +32,7 @@ enum SupersessionStatement {
                 CROSS JOIN LATERAL (
                     SELECT * FROM dispatches older
                     WHERE older.app_id = n.app_id AND older.activity_id = n.activity_id
-                      AND older.status IN ('pending', 'delivering') AND older.superseded_by IS NULL
+                      AND older.completed_at IS NULL AND older.superseded_by IS NULL
                       AND older.cancel_requested_at IS NULL AND older.id <> n.id
                       AND older.event <> 'start' AND (n.event = 'end' OR older.event = 'update')
                       AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
@@ -41,8 +41,7 @@ enum SupersessionStatement {
                 WHERE n.event <> 'start'
                 ORDER BY older.id, \(newest)
             ) s
-            -- Said as NOT IN, which no partial index's condition matches: o is found by id, per row of s.
-            WHERE o.id = s.id AND o.superseded_by IS NULL AND o.status NOT IN ('done', 'failed', 'superseded', 'cancelled')
+            WHERE o.id = s.id AND o.superseded_by IS NULL AND o.status IN ('pending', 'delivering')
             RETURNING o.id, o.superseded_by
         """
     }
@@ -67,10 +66,9 @@ enum SupersessionStatement {
                  FROM (SELECT DISTINCT app_id, activity_id FROM dispatches WHERE id = ANY($1::uuid[])) c
                  CROSS JOIN LATERAL (
                      SELECT * FROM dispatches d
-                     WHERE d.app_id = c.app_id AND d.activity_id = c.activity_id
-                       AND d.status IN ('pending', 'delivering') AND d.id <> ALL($1::uuid[])
-                     OFFSET 0) d
-                 WHERE d.status = 'delivering')
+                     WHERE d.app_id = c.app_id AND d.activity_id = c.activity_id AND d.completed_at IS NULL
+                       AND d.status = 'delivering' AND d.id <> ALL($1::uuid[])
+                     OFFSET 0) d)
                 """,
             newest: "coalesce(n.send_at, n.created_at) DESC, n.sequence DESC",
             olderCondition: """

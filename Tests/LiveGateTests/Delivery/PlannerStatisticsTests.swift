@@ -8,7 +8,7 @@ import TestSupport
 /// the row counts once the table outgrows them, which gives the statement a plan for its real size.
 @Suite("Planner statistics follow a growing dispatch table")
 struct PlannerStatisticsTests {
-    static let lookup = "SELECT id FROM dispatches WHERE app_id = $1 AND activity_id = $2 AND status IN ('pending', 'delivering')"
+    static let lookup = "SELECT id FROM dispatches WHERE app_id = $1 AND activity_id = $2 AND completed_at IS NULL"
 
     @Test func aPlanMadeForAFewRowsIsReplacedOnceTheTableOutgrowsIt() async throws {
         try await TestDatabase.with(poolSize: 1) { database in
