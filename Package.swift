@@ -50,6 +50,9 @@ let package = Package(
 
         // The civil calendar and UTC timestamp text, shared by PostgresClient and APNsCore; no dependencies.
         .target(name: "CivilTime", swiftSettings: swiftSettings),
+        // A UUID's lower-case text (as PostgreSQL prints a uuid and APNs an apns-id) and its two 64-bit
+        // words; no dependencies.
+        .target(name: "UUIDText", swiftSettings: swiftSettings),
 
         // PostgreSQL client over libpq: pool, blocking calls on their own threads, typed errors.
         .target(
@@ -57,6 +60,7 @@ let package = Package(
             dependencies: [
                 "CLibPQ",
                 "CivilTime",
+                "UUIDText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -69,7 +73,7 @@ let package = Package(
         // device tokens, APNs answers and key errors.
         .target(
             name: "APNsCore",
-            dependencies: ["CivilTime"],
+            dependencies: ["CivilTime", "UUIDText"],
             swiftSettings: swiftSettings
         ),
 
@@ -78,6 +82,7 @@ let package = Package(
         .target(
             name: "APNsClient",
             dependencies: [
+                "UUIDText",
                 "APNsCore",
                 "CCurl",
                 "COpenSSL",
@@ -100,6 +105,7 @@ let package = Package(
         .target(
             name: "LiveGate",
             dependencies: [
+                "UUIDText",
                 "PostgresClient",
                 "LiveGateSchema",
                 "APNsCore",
@@ -127,6 +133,7 @@ let package = Package(
             name: "APNsSimulator",
             dependencies: [
                 "APNsCore",
+                "UUIDText",
                 "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -144,6 +151,7 @@ let package = Package(
         .executableTarget(
             name: "LiveGateCLI",
             dependencies: [
+                "UUIDText",
                 "LiveGate",
                 "APNsClient",
                 "APNsSimulator",
@@ -177,6 +185,7 @@ let package = Package(
         .testTarget(
             name: "PostgresClientTests",
             dependencies: [
+                "UUIDText",
                 "PostgresClient",
                 "TestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

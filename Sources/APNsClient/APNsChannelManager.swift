@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import UUIDText
 
 /// Creates, reads, deletes and lists an app's broadcast channels on its endpoint's management host
 /// (`APNsEndpoint.managementBaseURL`), signed with the app's provider token; a rejected provider token
@@ -53,7 +54,7 @@ public final class APNsChannelManager: Sendable {
         let client = connections.client(baseURL: baseURL, teamID: destination.credentials.teamID)
         let request = HTTP2Request(
             url: baseURL + path, method: method,
-            headers: headers + [("apns-request-id", requestID.uuidString.lowercased())], body: body)
+            headers: headers + [("apns-request-id", requestID.lowercasedText)], body: body)
         do {
             return ChannelManagementResult(try await tokens.sendSigned(request, on: client, credentials: destination.credentials))
         } catch {

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import UUIDText
 
 /// Sends Live Activity pushes (SPEC §7) to devices and broadcast channels: signs with the destination's
 /// provider token, posts over HTTP/2 to its endpoint and returns what APNs answered. When APNs rejects
@@ -62,7 +63,7 @@ public final class APNsSender: Sendable {
             requests.append(
                 HTTP2Request(
                     url: deviceURL + push.deviceToken.hex,
-                    headers: [("apns-id", push.apnsID.uuidString.lowercased())], sharedHeaders: shared?.lines,
+                    headers: [("apns-id", push.apnsID.lowercasedText)], sharedHeaders: shared?.lines,
                     body: push.payload))
         }
         return await client.send(batch: requests)

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import UUIDText
 
 /// One push to a broadcast channel: the payload (the usual `aps` block), priority and expiry, and the
 /// channel it goes to.
@@ -23,6 +24,6 @@ public struct LiveActivityBroadcast: Sendable {
     var headers: BroadcastPushHeaders {
         BroadcastPushHeaders(
             channelID: channelID, priority: priority, expiration: expiresAt.map { Int64($0.timeIntervalSince1970) } ?? 0,
-            requestID: requestID.uuidString.lowercased())
+            requestID: requestID.lowercasedText)
     }
 }

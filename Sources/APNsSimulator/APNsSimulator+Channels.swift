@@ -2,13 +2,14 @@ import APNsCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import UUIDText
 
 /// Broadcast channels as APNs serves them: the management API (create, read, delete, list; at most
 /// `maximumChannelsPerApp` per bundle id) and broadcasts to a channel, with APNs's checks, statuses and
 /// `{"reason"}` bodies. Every answer carries `apns-request-id`, the request's or a new one.
 extension APNsSimulator {
     func answer(_ route: BroadcastRoute, method: String, headers: [String: String], body: [UInt8]) -> Answer {
-        let requestID = headers["apns-request-id"] ?? UUID().uuidString.lowercased()
+        let requestID = headers["apns-request-id"] ?? UUID().lowercasedText
         let now = clock()
         let bundleID = route.bundleID
         var answer = state.withLockedValue { state -> Answer in

@@ -3,8 +3,10 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import APNsCore
 import NIOCore
 import NIOHTTP2
+import UUIDText
 
 /// First in each connection's pipeline, below TLS and HTTP/2: numbers the connection, follows its
 /// streams for a GOAWAY (`GoAwayFault`), and closes it from below TLS and HTTP/2 when a fault says so,
@@ -54,7 +56,7 @@ final class SimulatedConnection: ChannelInboundHandler {
 
     /// A new `apns-id`, for a push that came without one.
     func newAPNsID() -> String {
-        apnsIDs.next()
+        apnsIDs.next().lowercasedText
     }
 
     /// A stream the GOAWAY told the client would not be processed.

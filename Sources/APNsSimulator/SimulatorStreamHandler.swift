@@ -1,6 +1,8 @@
+import APNsCore
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
+import UUIDText
 
 /// One HTTP/2 stream: collects the request, asks the simulator (or, under `/_sim/`, its control API)
 /// for the answer, and writes it, or does what a fault says instead (`SimulatedFault`). Push streams
@@ -83,7 +85,7 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
         ) { [connection] in
             guard let connection else {
                 var generator = APNsIDGenerator()
-                return generator.next()
+                return generator.next().lowercasedText
             }
             return connection.newAPNsID()
         }

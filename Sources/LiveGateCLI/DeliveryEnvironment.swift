@@ -4,7 +4,7 @@ import Foundation
 import LiveGate
 import Logging
 
-/// The delivery settings `livegate serve` reads from the environment (README's configuration reference).
+/// The delivery settings `livegate serve` reads from the environment (docs/configuration.md).
 enum DeliveryEnvironment {
     /// `transport`: the APNs connections, whose streams make the default in-flight limit.
     static func settings(transport: HTTP2ClientConfiguration) throws -> DeliverySettings {

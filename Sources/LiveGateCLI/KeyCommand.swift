@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveGate
+import UUIDText
 
 struct KeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,7 +50,7 @@ struct KeyCommand: AsyncParsableCommand {
             }
             printResult(
                 [
-                    "Created API key '\(key.name)' (id \(key.id.uuidString.lowercased())) with \(key.permissions.map(\.rawValue).sorted().joined(separator: ", ")).",
+                    "Created API key '\(key.name)' (id \(key.id.lowercasedText)) with \(key.permissions.map(\.rawValue).sorted().joined(separator: ", ")).",
                     "Store it now: only its hash is kept, it cannot be shown again.",
                 ],
                 value: secret.value)
@@ -69,7 +70,7 @@ struct KeyCommand: AsyncParsableCommand {
             for key in keys {
                 print(
                     [
-                        key.id.uuidString.lowercased(), key.name, key.hint + "…",
+                        key.id.lowercasedText, key.name, key.hint + "…",
                         key.permissions.map(\.rawValue).sorted().joined(separator: ","),
                         key.allowedNetworks.isEmpty ? "any" : key.allowedNetworks.map(\.description).joined(separator: ","),
                         key.createdAt.iso8601,
@@ -86,8 +87,8 @@ struct KeyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let found = try await withDatabase { pool, _ in try await PostgresAPIKeyRepository(pool: pool).revoke(id: keyID.value) }
-            guard found else { throw CLIError("no API key with id \(keyID.value.uuidString.lowercased())") }
-            print("Revoked API key \(keyID.value.uuidString.lowercased()).")
+            guard found else { throw CLIError("no API key with id \(keyID.value.lowercasedText)") }
+            print("Revoked API key \(keyID.value.lowercasedText).")
         }
     }
 }

@@ -4,7 +4,7 @@ import LiveGate
 import Logging
 import PostgresClient
 
-/// Settings that come from the environment (documented in the README's configuration reference).
+/// Settings that come from the environment (documented in docs/configuration.md).
 enum Settings {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveGate
+import UUIDText
 
 struct WorkspaceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,7 @@ struct WorkspaceCommand: AsyncParsableCommand {
             }
             printResult(
                 ["Created workspace '\(workspace.name)' with a limit of \(workspace.rateLimitPerHour) requests per hour."],
-                value: workspace.id.uuidString.lowercased())
+                value: workspace.id.lowercasedText)
         }
     }
 
@@ -44,8 +45,8 @@ struct WorkspaceCommand: AsyncParsableCommand {
                 try await PostgresTenancyRepository(pool: pool).setRateLimit(
                     workspaceID: workspaceID.value, rateLimitPerHour: limit)
             }
-            guard found else { throw CLIError("no workspace with id \(workspaceID.value.uuidString.lowercased())") }
-            print("Workspace \(workspaceID.value.uuidString.lowercased()) now allows \(limit) requests per hour.")
+            guard found else { throw CLIError("no workspace with id \(workspaceID.value.lowercasedText)") }
+            print("Workspace \(workspaceID.value.lowercasedText) now allows \(limit) requests per hour.")
         }
     }
 }

@@ -4,23 +4,33 @@
 /// or the statement's parameters, so it is safe to log.
 public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is, as an open set of values.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case connectionFailed
+            case connectionLost
+            case statementFailed
+            case decodingFailed
+            case poolClosed
+        }
 
-        private init(_ name: String) { self.name = name }
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
 
         /// A connection could not be opened.
-        public static let connectionFailed = Code("connectionFailed")
+        public static let connectionFailed = Code(.connectionFailed)
         /// An open connection broke while a statement was sent or its result read.
-        public static let connectionLost = Code("connectionLost")
+        public static let connectionLost = Code(.connectionLost)
         /// The server refused the statement; `sqlState` says why.
-        public static let statementFailed = Code("statementFailed")
+        public static let statementFailed = Code(.statementFailed)
         /// A column could not be read as the type asked for.
-        public static let decodingFailed = Code("decodingFailed")
+        public static let decodingFailed = Code(.decodingFailed)
         /// The pool was shut down.
-        public static let poolClosed = Code("poolClosed")
+        public static let poolClosed = Code(.poolClosed)
 
-        public var description: String { name }
+        public var description: String { base.rawValue }
     }
 
     public var code: Code
@@ -43,8 +53,6 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     /// True when the statement broke a unique constraint (SQLSTATE 23505).
     public var isUniqueViolation: Bool { sqlState == "23505" }
-    /// True when a value did not fit its column's rules (SQLSTATE class 22 or 23).
-    public var isDataException: Bool { sqlState.map { $0.hasPrefix("22") || $0.hasPrefix("23") } ?? false }
 
     /// True when PostgreSQL could not be reached rather than refusing the statement: no connection could
     /// be opened (refused, timed out, the server starting up), an open one broke, the server is shutting

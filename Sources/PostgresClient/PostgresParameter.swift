@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// A statement parameter as it goes to `PQexecParams`.
 public enum PostgresParameter: Sendable, Equatable {

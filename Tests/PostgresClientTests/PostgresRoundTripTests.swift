@@ -2,6 +2,7 @@ import Foundation
 import PostgresClient
 import Testing
 import TestSupport
+import UUIDText
 
 @Suite("Parameters and results round-trip through PostgreSQL")
 struct PostgresRoundTripTests {

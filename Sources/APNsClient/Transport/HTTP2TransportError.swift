@@ -1,15 +1,30 @@
 /// The request got no whole HTTP answer: connect failure, timeout, reset, TLS failure, an answer cut
 /// off, or shutdown.
 public struct HTTP2TransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Sendable, Hashable {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// What kind of failure this is. New codes may be added, so switch over them with a default.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case connectFailed
+            case timedOut
+            case tlsFailed
+            case connectionLost
+            case lostAfterSending
+            case answerCutOff
+            case invalidRequest
+            case shutDown
+        }
 
-        public static let connectFailed = Code(rawValue: "connectFailed")
-        public static let timedOut = Code(rawValue: "timedOut")
-        public static let tlsFailed = Code(rawValue: "tlsFailed")
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
+
+        public static let connectFailed = Code(.connectFailed)
+        public static let timedOut = Code(.timedOut)
+        public static let tlsFailed = Code(.tlsFailed)
         /// The connection broke mid-request (reset, GOAWAY, protocol error).
-        public static let connectionLost = Code(rawValue: "connectionLost")
+        public static let connectionLost = Code(.connectionLost)
         /// The request went out on a connection that then failed before any of the answer came: the
         /// server may have acted on it (a push may have been delivered). libcurl would have sent it
         /// again by itself, on another connection; this client does not (`curlPrereqCallback`), so
@@ -18,13 +33,15 @@ public struct HTTP2TransportError: Error, Sendable, Equatable, CustomStringConve
         /// It also covers a request the server promised not to have processed (a stream above a
         /// GOAWAY's last stream id, or reset with REFUSED_STREAM): libcurl 7.88 retries both the same
         /// way and tells neither apart, so a caller cannot either.
-        public static let lostAfterSending = Code(rawValue: "lostAfterSending")
+        public static let lostAfterSending = Code(.lostAfterSending)
         /// The answer's status line and headers came (`partialAnswer`), then the stream or the
         /// connection broke before the answer's end: the server did act on the request, and said how.
-        public static let answerCutOff = Code(rawValue: "answerCutOff")
-        public static let invalidRequest = Code(rawValue: "invalidRequest")
+        public static let answerCutOff = Code(.answerCutOff)
+        public static let invalidRequest = Code(.invalidRequest)
         /// The client was shut down before the request finished.
-        public static let shutDown = Code(rawValue: "shutDown")
+        public static let shutDown = Code(.shutDown)
+
+        public var description: String { base.rawValue }
     }
 
     public let code: Code
@@ -39,5 +56,5 @@ public struct HTTP2TransportError: Error, Sendable, Equatable, CustomStringConve
         self.partialAnswer = partialAnswer
     }
 
-    public var description: String { "HTTP2TransportError(\(code.rawValue)): \(message)" }
+    public var description: String { "HTTP2TransportError(\(code.description)): \(message)" }
 }

@@ -37,18 +37,33 @@ public struct ChannelSettings: Sendable, Hashable {
 
 /// Why bytes are not channel settings.
 public struct ChannelSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Sendable, Hashable {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// What kind of failure this is. New codes may be added, so switch over them with a default.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case notJSON = "not_json"
+            case notAnObject = "not_an_object"
+            case missingMessageStoragePolicy = "missing_message_storage_policy"
+            case badMessageStoragePolicy = "bad_message_storage_policy"
+            case missingPushType = "missing_push_type"
+            case badPushType = "bad_push_type"
+        }
 
-        public static let notJSON = Code(rawValue: "not_json")
-        public static let notAnObject = Code(rawValue: "not_an_object")
-        public static let missingMessageStoragePolicy = Code(rawValue: "missing_message_storage_policy")
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
+
+        public static let notJSON = Code(.notJSON)
+        public static let notAnObject = Code(.notAnObject)
+        public static let missingMessageStoragePolicy = Code(.missingMessageStoragePolicy)
         /// Present but not an integer.
-        public static let badMessageStoragePolicy = Code(rawValue: "bad_message_storage_policy")
-        public static let missingPushType = Code(rawValue: "missing_push_type")
+        public static let badMessageStoragePolicy = Code(.badMessageStoragePolicy)
+        public static let missingPushType = Code(.missingPushType)
         /// Present but not a string.
-        public static let badPushType = Code(rawValue: "bad_push_type")
+        public static let badPushType = Code(.badPushType)
+
+        public var description: String { base.rawValue }
     }
 
     public let code: Code
@@ -57,5 +72,5 @@ public struct ChannelSettingsError: Error, Sendable, Equatable, CustomStringConv
         self.code = code
     }
 
-    public var description: String { "not channel settings: \(code.rawValue)" }
+    public var description: String { "not channel settings: \(code.description)" }
 }

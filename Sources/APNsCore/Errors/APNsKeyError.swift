@@ -1,15 +1,27 @@
 /// A signing or verifying key could not be used. The description names the problem, never the key.
 public struct APNsKeyError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Sendable, Hashable {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// What kind of failure this is. New codes may be added, so switch over them with a default.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case unreadable
+            case notP256
+            case cryptoFailure
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
 
         /// Not a PEM key OpenSSL can read.
-        public static let unreadable = Code(rawValue: "unreadable")
+        public static let unreadable = Code(.unreadable)
         /// A key, but not an EC key on P-256 as APNs requires.
-        public static let notP256 = Code(rawValue: "notP256")
+        public static let notP256 = Code(.notP256)
         /// OpenSSL failed while signing or verifying.
-        public static let cryptoFailure = Code(rawValue: "cryptoFailure")
+        public static let cryptoFailure = Code(.cryptoFailure)
+
+        public var description: String { base.rawValue }
     }
 
     public let code: Code
@@ -27,5 +39,5 @@ public struct APNsKeyError: Error, Sendable, Equatable, CustomStringConvertible 
             : APNsKeyError(.unreadable, isPrivate ? "not a PKCS#8 PEM private key (.p8)" : "not a PEM public key")
     }
 
-    public var description: String { "APNsKeyError(\(code.rawValue)): \(message)" }
+    public var description: String { "APNsKeyError(\(code.description)): \(message)" }
 }

@@ -1,7 +1,7 @@
 /// A fast random generator for `apns-id`s, which must be unique, not secret: seeded once from the
 /// system's randomness, then SplitMix64, a full-period 64-bit sequence (no value repeats within 2^64
 /// draws), instead of a read of the system's random source for every id.
-public struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init() {

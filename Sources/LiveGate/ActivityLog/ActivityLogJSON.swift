@@ -1,6 +1,7 @@
 import APNsCore
 import CivilTime
 import Foundation
+import UUIDText
 
 /// The JSON of a log page: `{"entries": [...], "message": "success", "next_cursor": ..., "suppressed": [...]}`.
 /// Absent values are `null`, so every entry has the same keys.
@@ -23,7 +24,7 @@ enum ActivityLogJSON {
         object.set("type", .string(entry.type.rawValue))
         object.set("message", .string(entry.message))
         object.set("activity_id", optional(entry.activityID))
-        object.set("dispatch_id", optional(entry.dispatchID?.uuidString.lowercased()))
+        object.set("dispatch_id", optional(entry.dispatchID?.lowercasedText))
         object.set("external_id", optional(entry.externalID))
         object.set("token", optional(entry.maskedToken.map { "…" + $0 }))
         object.set("apns_status", entry.apnsStatus.map { .number(String($0)) } ?? .null)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import UUIDText
 
 /// `GET /api_keys/current`: describes the calling key (never the secret), so an operator can check
 /// which workspace, permissions and allowlist a deployed key has.
@@ -37,7 +38,7 @@ public struct APIKeyController: Sendable {
     @Sendable func current(_ request: Request, context: LiveGateRequestContext) async throws -> KeyDescription {
         guard let key = context.apiKey else { throw APIError.missingKey }
         return KeyDescription(
-            id: key.id.uuidString.lowercased(), name: key.name, workspaceID: key.workspaceID.uuidString.lowercased(),
+            id: key.id.lowercasedText, name: key.name, workspaceID: key.workspaceID.lowercasedText,
             permissions: key.permissions.map(\.rawValue).sorted(),
             allowedIPs: key.allowedNetworks.map(\.description), createdAt: key.createdAt)
     }

@@ -38,11 +38,11 @@ public struct APIKeyMiddleware: RouterMiddleware {
             let names = permissions.map(\.rawValue)
             context.logger.info("API key lacks permission", metadata: ["permission": "\(names.joined(separator: ","))"])
             let needed = names.count == 1 ? "the \(names[0])" : "any of the \(names.joined(separator: ", "))"
-            throw APIError(.forbidden, "Access Denied", errors: ["this API key does not have \(needed) permission"])
+            throw APIError.accessDenied("this API key does not have \(needed) permission")
         }
         guard key.allows(context.clientAddress) else {
             context.logger.info("API key used from an address outside its allowlist", metadata: ["client_ip": "\(context.clientAddress.map(String.init(describing:)) ?? "unknown")"])
-            throw APIError(.forbidden, "Access Denied", errors: ["this API key may not be used from this IP address"])
+            throw APIError.accessDenied("this API key may not be used from this IP address")
         }
         context.apiKey = key
         return try await next(request, context)

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresClient
+import UUIDText
 
 /// Writes activity log entries of one app in one statement, keeping at most
 /// `ActivityLogEntry.storedPerTypePerHour` of each type per clock hour (UTC) and counting the rest.

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import PostgresClient
+import UUIDText
 
 /// Claims up to a limit of dispatches for a worker, in one statement: first those whose lease ran out,
 /// then (when asked) those of a worker whose session is gone, then the due ones oldest first. Each

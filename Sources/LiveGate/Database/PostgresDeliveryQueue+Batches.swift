@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import PostgresClient
+import UUIDText
 
 /// The small-dispatch path's statements: each covers a whole batch of dispatches in one round trip.
 extension PostgresDeliveryQueue: DispatchBatchQueue {

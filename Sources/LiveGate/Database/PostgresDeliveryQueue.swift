@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import PostgresClient
+import UUIDText
 
 public struct PostgresDeliveryQueue: DeliveryQueue {
     let pool: PostgresConnectionPool

@@ -1,6 +1,7 @@
 import APNsClient
 import Foundation
 import PostgresClient
+import UUIDText
 
 public struct PostgresTenancyRepository: TenancyRepository {
     let pool: PostgresConnectionPool
@@ -36,7 +37,7 @@ public struct PostgresTenancyRepository: TenancyRepository {
         channelsEndpointURL: String?, credentials: APNsCredentials?
     ) async throws -> App {
         try Self.checkChannelsEndpoint(channelsEndpointURL, of: endpoint)
-        let identifier = identifier ?? UUID().uuidString.lowercased()
+        let identifier = identifier ?? UUID().lowercasedText
         let rows = try await mapConstraintErrors {
             try await pool.query(
                 """

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresClient
+import UUIDText
 
 /// Newest state first (SPEC §9): a newer update or end makes the unsent pushes of an older unfinished
 /// dispatch pointless when it covers that dispatch's audience. Such a dispatch still waiting (`pending`)

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import PostgresClient
+import UUIDText
 
 /// Inserts update/end dispatches and, in the same statement, checks whether any device is registered
 /// for each and supersedes the older unfinished dispatches each one covers (`SupersessionStatement`):

@@ -4,6 +4,7 @@ import Logging
 import NIOConcurrencyHelpers
 import PostgresClient
 import ServiceLifecycle
+import UUIDText
 
 /// Sends committed dispatches to APNs (SPEC §7, §9). Claims due dispatches under a lease and, given a
 /// `DeliveryWorkerSession`, under its session, so several gateways share the work and a crashed one's

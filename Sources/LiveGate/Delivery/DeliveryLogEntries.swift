@@ -2,6 +2,7 @@ import APNsClient
 import APNsCore
 import Foundation
 import PostgresClient
+import UUIDText
 
 /// The activity log entries delivery writes (SPEC §8), worded for the person reading the log.
 enum DeliveryLogEntries {
@@ -33,10 +34,10 @@ enum DeliveryLogEntries {
             entry.apnsReason = reason?.rawValue
             entry.message = "APNs did not accept the push after \(attempts) tries (last: \(status)\(reason.map { " \($0)" } ?? ""))."
         case .gaveUp(let attempts, .unreachable(let error)) where error.code == .lostAfterSending:
-            entry.message = "APNs's answer was lost after \(attempts) tries (last: \(error.code.rawValue): \(error.message)); "
+            entry.message = "APNs's answer was lost after \(attempts) tries (last: \(error.code.description): \(error.message)); "
                 + "the connection broke after the push went out, so the device may have received it."
         case .gaveUp(let attempts, .unreachable(let error)):
-            entry.message = "APNs could not be reached after \(attempts) tries (last: \(error.code.rawValue): \(error.message))."
+            entry.message = "APNs could not be reached after \(attempts) tries (last: \(error.code.description): \(error.message))."
         case .credentialRejected(let reason):
             entry.type = .invalidPushCredential
             entry.apnsStatus = 403
@@ -74,7 +75,7 @@ enum DeliveryLogEntries {
                 + "broadcast to; devices with registered tokens still get the update."
         case .gaveUp(let attempts, .unreachable(let error)):
             entry.message = "The broadcast on channel \(channel) could not reach APNs after \(attempts) tries "
-                + "(last: \(error.code.rawValue): \(error.message)); devices with registered tokens still get the update."
+                + "(last: \(error.code.description): \(error.message)); devices with registered tokens still get the update."
         case .gaveUp(let attempts, .answered):
             entry.message = "APNs did not accept the broadcast on channel \(channel) after \(attempts) tries (last\(answer)); "
                 + "devices with registered tokens still get the update."
@@ -128,7 +129,7 @@ enum DeliveryLogEntries {
             entry.apnsReason = reason?.rawValue
             last = "\(status)\(reason.map { " \($0)" } ?? "")"
         case .unreachable(let error)?:
-            last = "\(error.code.rawValue): \(error.message)"
+            last = "\(error.code.description): \(error.message)"
         case nil:
             last = "unknown"
         }

@@ -3,6 +3,7 @@ import APNsCore
 import Foundation
 import Logging
 import PostgresClient
+import UUIDText
 
 extension DispatchDelivery {
     /// How the dispatch's broadcast went: the dispatch may go on to its tokens, or it ended here.

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import PostgresClient
+import UUIDText
 
 /// Delivers one claimed dispatch: checks the app can send, pages through its devices, sends each page's
 /// pushes concurrently (the next page starting while the current one's last answers come in), and

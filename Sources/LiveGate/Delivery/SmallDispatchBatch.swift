@@ -3,6 +3,7 @@ import APNsCore
 import Foundation
 import Logging
 import PostgresClient
+import UUIDText
 
 /// Delivers many small dispatches together: their pushes go out as one batch per app (one hand-over to
 /// the HTTP/2 client for all of them), and they are recorded and ended together, in one transaction.

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PostgresClient
+import UUIDText
 
 /// `GET` and `DELETE /messages/live_activity/dispatches/{dispatch_id}`: an accepted message as a
 /// resource. Reading takes a key that may send updates or starts, or read the activity log; cancelling

@@ -39,7 +39,10 @@ extension APIError {
     public static let missingKey = APIError(.unauthorized, "Missing API key: send it as 'Authorization: Bearer <key>'")
     public static let invalidKey = APIError(.unauthorized, "Invalid API key")
     public static let revokedKey = APIError(.unauthorized, "Invalid API key: this key has been revoked")
-    public static let accessDenied = APIError(.forbidden, "Access Denied")
+    /// Braze's 403: the key or token is valid but may not do this; `reason` says why.
+    public static func accessDenied(_ reason: String) -> APIError {
+        APIError(.forbidden, "Access Denied", errors: [reason])
+    }
 
     /// Seconds a client should wait before asking again while PostgreSQL is out of reach. A restart takes
     /// a few seconds and the gateway serves again within one of its return, so waiting longer only adds

@@ -33,8 +33,6 @@ public struct ErrorMiddleware: RouterMiddleware {
             return error
         case let error as any HTTPResponseError:
             return translate(error, request: request, context: context, routes: routes)
-        case is DecodingError:
-            return APIError(.badRequest, "Request body is not valid JSON")
         case _ where isDatabaseUnavailable(error):
             context.logger.warning("database unavailable", metadata: ["reason": "\(error)"])
             return .databaseUnavailable

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import UUIDText
 
 /// Dispatch ids are version-7 UUIDs (RFC 9562): the acceptance time in milliseconds, then 74 random
 /// bits. Ids made close together sort together, so each commit adds to the right edge of the primary

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PostgresClient
+import UUIDText
 
 /// `POST /messages/live_activity/update` and `/start` (SPEC §4–§5): validate, build the APNs payload
 /// once, commit a dispatch, and only then answer 201.

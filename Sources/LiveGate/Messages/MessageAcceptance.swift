@@ -1,9 +1,10 @@
 import APNsCore
 import Foundation
-import PostgresClient
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PostgresClient
+import UUIDText
 
 /// The `201` of an accepted message: `{"dispatch_id": ..., "errors": [...], "message": "success",
 /// "warnings": [...]}`, keys sorted like every other body the gateway writes.

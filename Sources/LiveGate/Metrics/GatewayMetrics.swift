@@ -1,7 +1,7 @@
 import APNsClient
 import PostgresClient
 
-/// Every metric `GET /metrics` shows, in one place (README's "Metrics" explains them). The
+/// Every metric `GET /metrics` shows, in one place (docs/operating/metrics.md explains them). The
 /// gateway records its own through swift-metrics (`GatewayMetrics+Recording`); Hummingbird, the
 /// PostgreSQL pool and the APNs sender record theirs under their own labels, which
 /// `GatewayMetricsFactory` renames to these. Label values are bounded sets (route templates, methods,

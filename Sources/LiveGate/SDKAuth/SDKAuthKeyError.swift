@@ -1,16 +1,28 @@
 /// A public key given for SDK authentication could not be used. The message says what to give instead
 /// and never repeats the key.
 public struct SDKAuthKeyError: Error, Sendable, Equatable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Sendable, Hashable {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// What kind of failure this is. New codes may be added, so switch over them with a default.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case unreadable
+            case notPublic
+            case unsupportedKey
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
 
         /// Not one `-----BEGIN PUBLIC KEY-----` PEM block OpenSSL can read.
-        public static let unreadable = Code(rawValue: "unreadable")
+        public static let unreadable = Code(.unreadable)
         /// A private key or a certificate, where only the public key belongs.
-        public static let notPublic = Code(rawValue: "notPublic")
+        public static let notPublic = Code(.notPublic)
         /// A public key of a type or size JWTs here are not checked with.
-        public static let unsupportedKey = Code(rawValue: "unsupportedKey")
+        public static let unsupportedKey = Code(.unsupportedKey)
+
+        public var description: String { base.rawValue }
     }
 
     public let code: Code

@@ -24,9 +24,8 @@ extension SDKAuthentication {
                 headers: [.wwwAuthenticate: #"Bearer realm="push_token_tag", error="invalid_token""#])
         }
         guard Array(subject.utf8) == Array(externalID.utf8) else {
-            throw APIError(
-                .forbidden, "Access Denied",
-                errors: ["the SDK authentication token is for another user: its sub is not this registration's external_id"])
+            throw APIError.accessDenied(
+                "the SDK authentication token is for another user: its sub is not this registration's external_id")
         }
     }
 }
