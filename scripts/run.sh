@@ -5,7 +5,7 @@
 # are stopped again.
 #
 # Settings: LIVEGATE_PORT (8080), LIVEGATE_PG_PORT (54329), LIVEGATE_DATA_DIR (.data),
-# LIVEGATE_APNS_SIM_PORT (2197), and every variable `livegate serve` reads (see the README), except
+# LIVEGATE_APNS_SIM_PORT (2197), and every variable `livegate serve` reads (see docs/configuration.md), except
 # LIVEGATE_APNS_CA_FILE: it is set to the simulator's certificate, so `serve` trusts only the simulator.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Files operators use outside the code")
 struct RepositoryFilesTests {
@@ -24,19 +24,23 @@ struct RepositoryFilesTests {
         }
     }
 
-    @Test func readmeDocumentsEverySetting() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// Every `LIVEGATE_…` or `DATABASE_…` name the sources spell as a string literal appears, in backquotes,
+    /// in the configuration reference (docs/configuration.md).
+    @Test func configurationReferenceDocumentsEverySetting() throws {
+        let reference = try String(
+            contentsOf: Self.root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
         let sources = try FileManager.default.subpathsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
             .filter { $0.hasSuffix(".swift") }
             .map { try String(contentsOf: Self.root.appendingPathComponent("Sources").appendingPathComponent($0), encoding: .utf8) }
             .joined()
         let pattern = try NSRegularExpression(pattern: #""((?:LIVEGATE_|DATABASE_)[A-Z_]+)""#)
-        let names = Set(pattern.matches(in: sources, range: NSRange(sources.startIndex..., in: sources)).compactMap {
-            Range($0.range(at: 1), in: sources).map { String(sources[$0]) }
-        })
+        let names = Set(
+            pattern.matches(in: sources, range: NSRange(sources.startIndex..., in: sources)).compactMap {
+                Range($0.range(at: 1), in: sources).map { String(sources[$0]) }
+            })
         #expect(names.contains("DATABASE_URL"))
         for name in names {
-            #expect(readme.contains("`\(name)`"), "README does not document \(name)")
+            #expect(reference.contains("`\(name)`"), "docs/configuration.md does not document \(name) (in backquotes)")
         }
     }
 }

@@ -32,8 +32,8 @@ api_key=$("$bin" key create --workspace "$workspace" --name bench \
 
 gateway_port=$(free_port)
 # Supersession off: the updates follow each other within milliseconds on one activity, so with it on a
-# newer one would stop an older one before its broadcast; this measures every update's broadcast, as
-# before issue 12 (bench/freshness measures supersession).
+# newer one would stop an older one before its broadcast; this measures every update's broadcast
+# (bench/freshness measures supersession).
 LIVEGATE_DELIVERY=on LIVEGATE_SUPERSESSION=off LIVEGATE_LOG_LEVEL=warning LIVEGATE_APNS_CA_FILE="$work/sim-cert.pem" \
     bench_serve "$gateway_port" "$work/gateway.log"
 

@@ -41,8 +41,7 @@ rtt_ms="${LIVEGATE_BENCH_RTT_MS:-50}"
 sim_streams="${LIVEGATE_BENCH_SIM_STREAMS:-1000}"
 # The gateway's APNs connections and streams per connection, which the rtt baseline copies: its own
 # defaults (4 × 500) unless set, but 100 streams when nghttpd (tls, h2c) is in the run, as nghttpd
-# advertises 100: more would only keep pushes waiting inside libcurl, and the figures compare with
-# the runs before issue 14.
+# advertises 100: more would only keep pushes waiting inside libcurl.
 default_streams=500
 [[ " $receivers " == *" tls "* || " $receivers " == *" h2c "* ]] && default_streams=100
 export LIVEGATE_APNS_CONNECTIONS="${LIVEGATE_APNS_CONNECTIONS:-4}"

@@ -1,12 +1,12 @@
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Rate limits across gateways sharing one database", .heavy)
 struct RateLimitAcrossGatewaysTests {
     static let limit = 200
-    /// README: at most (gateways − 1) × 1.5 × min(250, limit / 16) calls of a window are refused early.
+    /// docs/rate-limits.md: at most (gateways − 1) × 1.5 × min(250, limit / 16) calls of a window are refused early.
     static let earlyRefusalBound = (2 - 1) * (3 * min(250, limit / 16) + 1) / 2
 
     /// Two `livegate serve` processes hammered at once: together they never accept more than the
