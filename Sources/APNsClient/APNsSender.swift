@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 import UUIDText
 
-/// Sends Live Activity pushes (SPEC §7) to devices and broadcast channels: signs with the destination's
+/// Sends Live Activity pushes to devices and broadcast channels: signs with the destination's
 /// provider token, posts over HTTP/2 to its endpoint and returns what APNs answered. When APNs rejects
 /// the provider token it renews the token once and sends again. Call `shutdown()` before dropping it: its clients own
 /// threads and connections.

@@ -124,12 +124,13 @@ extension APNsSimulator {
 
     /// Every app's channels as `GET /_sim/channels` lists them, oldest first.
     var channelsJSON: JSONValue {
-        .array(state.withLockedValue { $0.channels.all }.map { channel in
-            .object([
-                "bundle_id": .string(channel.bundleID),
-                "channel_id": .string(channel.id.rawValue),
-                "message_storage_policy": .integer(channel.policy.rawValue),
-            ])
-        })
+        .array(
+            state.withLockedValue { $0.channels.all }.map { channel in
+                .object([
+                    "bundle_id": .string(channel.bundleID),
+                    "channel_id": .string(channel.id.rawValue),
+                    "message_storage_policy": .integer(channel.policy.rawValue),
+                ])
+            })
     }
 }

@@ -66,7 +66,9 @@ enum PushCheck {
     static func signedAt(
         _ authorization: String?, keys: [String: SimulatorConfiguration.ProviderKey]
     ) -> Result<Int64, TokenProblem> {
-        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return .failure(.init(reason: "MissingProviderToken")) }
+        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else {
+            return .failure(.init(reason: "MissingProviderToken"))
+        }
         let jwt = authorization.dropFirst("bearer ".count)
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let claimBytes = Base64URL.decode(parts[1]),

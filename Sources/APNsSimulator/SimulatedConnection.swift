@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import APNsCore
 import NIOCore
 import NIOHTTP2
 import UUIDText
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// First in each connection's pipeline, below TLS and HTTP/2: numbers the connection, follows its
 /// streams for a GOAWAY (`GoAwayFault`), and closes it from below TLS and HTTP/2 when a fault says so,

@@ -1,4 +1,3 @@
-
 /// What the simulator listens on and which provider keys it accepts.
 public struct SimulatorConfiguration: Sendable {
     /// A key APNs knows: the team it belongs to and its public half.

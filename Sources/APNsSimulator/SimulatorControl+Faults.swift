@@ -27,7 +27,8 @@ extension SimulatorControl {
             }
         case "/_sim/faults/streams":
             let example = #"{"every":50,"fault":"reset_stream"}"#
-            return set(method, route, body, simulator, example: example, known: ["every", "times"] + faultFields) { body throws(ControlRequestError) in
+            return set(method, route, body, simulator, example: example, known: ["every", "times"] + faultFields) {
+                body throws(ControlRequestError) in
                 let fault = try SimulatedFault(control: body)
                 guard let every = try body.integer("every", in: 1...1_000_000) else {
                     throw ControlRequestError("give every: which pushes meet the fault")
@@ -35,31 +36,42 @@ extension SimulatorControl {
                 let times = try body.integer("times", in: 1...1_000_000)
                 simulator.setFault(fault, everyNthPush: every, times: times)
                 return fault.controlJSON(every: every, times: times)
-            } clear: { simulator.setFault(nil, everyNthPush: 1) }
+            } clear: {
+                simulator.setFault(nil, everyNthPush: 1)
+            }
         case "/_sim/faults/goaway":
             let example = #"{"after_streams":100}"#
-            return set(method, route, body, simulator, example: example, known: ["after_streams", "connections"]) { body throws(ControlRequestError) in
+            return set(method, route, body, simulator, example: example, known: ["after_streams", "connections"]) {
+                body throws(ControlRequestError) in
                 let goAway = try GoAwayFault(control: body)
                 simulator.setGoAway(goAway)
                 return goAway.controlJSON
-            } clear: { simulator.setGoAway(nil) }
+            } clear: {
+                simulator.setGoAway(nil)
+            }
         case "/_sim/faults/tls":
             let example = #"{"connections":3}"#
-            return set(method, route, body, simulator, example: example, known: ["connections", "for_ms"]) { body throws(ControlRequestError) in
+            return set(method, route, body, simulator, example: example, known: ["connections", "for_ms"]) {
+                body throws(ControlRequestError) in
                 let refusal = try TLSRefusal(control: body)
                 simulator.setTLSRefusal(refusal)
                 return refusal.controlJSON
-            } clear: { simulator.setTLSRefusal(nil) }
+            } clear: {
+                simulator.setTLSRefusal(nil)
+            }
         case _ where route.hasPrefix(tokens) && !route.dropFirst(tokens.count).contains("/"):
             let hex = String(route.dropFirst(tokens.count))
             guard let token = PushToken(hex: hex) else { return problem(400, "'\(hex.prefix(80))' is not a device token in hex") }
             let example = #"{"fault":"close_before_answer"}"#
-            return set(method, route, body, simulator, example: example, known: ["times"] + faultFields) { body throws(ControlRequestError) in
+            return set(method, route, body, simulator, example: example, known: ["times"] + faultFields) {
+                body throws(ControlRequestError) in
                 let fault = try SimulatedFault(control: body)
                 let times = try body.integer("times", in: 1...1_000_000) ?? 1
                 simulator.setFault(fault, for: token.hex, times: times)
                 return fault.controlJSON(times: times)
-            } clear: { simulator.setFault(nil, for: token.hex) }
+            } clear: {
+                simulator.setFault(nil, for: token.hex)
+            }
         default:
             return nil
         }

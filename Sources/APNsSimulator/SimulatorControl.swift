@@ -58,7 +58,8 @@ enum SimulatorControl {
             let bundleID = String(route.dropFirst(apps.count))
             return behavior(method: method, body: body, of: "/_sim/apps/<bundle id>", simulator: simulator) { behavior in
                 simulator.setBehavior(behavior, forApp: bundleID)
-                simulator.logger.info("app behavior set", metadata: ["bundle_id": "\(bundleID)", "behavior": "\(behavior.map { "\($0)" } ?? "none")"])
+                simulator.logger.info(
+                    "app behavior set", metadata: ["bundle_id": "\(bundleID)", "behavior": "\(behavior.map { "\($0)" } ?? "none")"])
             }
         }
         let tokens = "/_sim/tokens/"
@@ -67,10 +68,14 @@ enum SimulatorControl {
             guard let token = PushToken(hex: hex) else { return problem(400, "'\(hex.prefix(80))' is not a device token in hex") }
             return behavior(method: method, body: body, of: "/_sim/tokens/<hex>", simulator: simulator) { behavior in
                 simulator.setBehavior(behavior, for: token.hex)
-                simulator.logger.info("token behavior set", metadata: ["token": "\(token.masked)", "behavior": "\(behavior.map { "\($0)" } ?? "none")"])
+                simulator.logger.info(
+                    "token behavior set", metadata: ["token": "\(token.masked)", "behavior": "\(behavior.map { "\($0)" } ?? "none")"])
             }
         }
-        return problem(404, "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults")
+        return problem(
+            404,
+            "no simulator endpoint \(method) \(route.prefix(80)): see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults"
+        )
     }
 
     /// GET shows the run-time settings; PUT changes those the body names.

@@ -52,7 +52,9 @@ final class SimulatorStreamHandler: ChannelInboundHandler {
     /// The method, path and regular headers (by lower-case name, as HTTP/2 has them) of a request; the
     /// `:authority` becomes `host`, as in HTTP/1.
     private static func request(_ headers: HPACKHeaders) -> (method: String, path: String, headers: [String: String]) {
-        var method = "", path = "", authority: String?
+        var method = ""
+        var path = ""
+        var authority: String?
         var regular: [String: String] = [:]
         regular.reserveCapacity(headers.count)
         for (name, value, _) in headers {

@@ -16,6 +16,7 @@ public struct SimulatorTLSError: Error, CustomStringConvertible {
         guard code != 0 else { return SimulatorTLSError("OpenSSL failed \(step)") }
         var text = [CChar](repeating: 0, count: 256)
         ERR_error_string_n(code, &text, text.count)
-        return SimulatorTLSError("OpenSSL failed \(step): \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        return SimulatorTLSError(
+            "OpenSSL failed \(step): \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
     }
 }

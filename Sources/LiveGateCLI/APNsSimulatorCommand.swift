@@ -43,11 +43,17 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
     var providerKeys: [String] = []
     @Option(help: "Broadcast channels one bundle id may have before creating another fails, as APNs's 10,000.")
     var channelLimit = 10_000
-    @Option(help: "Answer every request this many milliseconds after it arrived, as a network round trip to APNs takes; other streams are not held up.")
+    @Option(
+        help:
+            "Answer every request this many milliseconds after it arrived, as a network round trip to APNs takes; other streams are not held up."
+    )
     var latencyMs = 0
     @Option(help: "SETTINGS_MAX_CONCURRENT_STREAMS to advertise: streams a client may have open on one connection (APNs: 500 to 1,000).")
     var maxStreams = 500
-    @Option(help: "Accepted pushes kept for GET /_sim/pushes, the newest; older ones are dropped (counted in GET /_sim/settings), about 1.5 KB each.")
+    @Option(
+        help:
+            "Accepted pushes kept for GET /_sim/pushes, the newest; older ones are dropped (counted in GET /_sim/settings), about 1.5 KB each."
+    )
     var retainPushes = 1_000_000
 
     func run() async throws {
@@ -82,7 +88,9 @@ struct APNsSimulatorCommand: AsyncParsableCommand {
         }
         // Written before the port opens, so a script that waits for the port finds the file.
         let identity = try SelfSignedCertificate(host: host)
-        let path = tlsCertificateOut ?? FileManager.default.temporaryDirectory
+        let path =
+            tlsCertificateOut
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("livegate-apns-sim-\(UUID().uuidString.prefix(8).lowercased()).pem").path
         try Data(identity.certificatePEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         logger.info(
@@ -118,8 +126,10 @@ struct SimulatorService: Service {
         let host = simulator.configuration.host
         logger.info(
             "APNs simulator listening",
-            metadata: ["url": "\(simulator.configuration.tls == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)",
-                       "keys": "\(simulator.configuration.providerKeys.keys.sorted().joined(separator: ","))"])
+            metadata: [
+                "url": "\(simulator.configuration.tls == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)",
+                "keys": "\(simulator.configuration.providerKeys.keys.sorted().joined(separator: ","))",
+            ])
         try? await gracefulShutdown()
         await simulator.stop()
     }

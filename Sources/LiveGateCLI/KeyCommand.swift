@@ -21,12 +21,14 @@ struct KeyCommand: AsyncParsableCommand {
         func parsedPermissions() throws -> Set<APIKeyPermission> {
             let names = permissions.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !names.isEmpty else { throw ValidationError("--permissions needs at least one permission") }
-            return Set(try names.map { name in
-                guard let permission = APIKeyPermission(rawValue: name) else {
-                    throw ValidationError("unknown permission '\(name)'; known: \(APIKeyPermission.all.map(\.rawValue).joined(separator: ", "))")
-                }
-                return permission
-            })
+            return Set(
+                try names.map { name in
+                    guard let permission = APIKeyPermission(rawValue: name) else {
+                        throw ValidationError(
+                            "unknown permission '\(name)'; known: \(APIKeyPermission.all.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    return permission
+                })
         }
 
         func parsedNetworks() throws -> [IPNetwork] {

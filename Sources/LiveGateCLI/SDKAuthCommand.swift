@@ -37,7 +37,8 @@ extension AppCommand {
             }
             guard let app else { throw CLIError("no app has app_id '\(appId)'") }
             let settings = app.sdkAuthentication
-            let state = settings.enforced
+            let state =
+                settings.enforced
                 ? "enforces SDK authentication: registrations that name an external_id need a JWT"
                 : "does not enforce SDK authentication"
             let keyLines = settings.keys.map { "  \($0.algorithm.rawValue) key, \(Self.describe($0)), SHA-256 \($0.fingerprint)" }

@@ -132,7 +132,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Lays parameters out as libpq takes them: text with the type left to the server, or binary bytea.
     private static func withEncoded(
         _ parameters: [(any PostgresBindable)?],
-        _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?
+        _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) ->
+            OpaquePointer?
     ) -> OpaquePointer? {
         var values: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []

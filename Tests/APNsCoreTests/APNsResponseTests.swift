@@ -5,8 +5,10 @@ import Testing
 struct APNsResponseTests {
     static let cases: [(status: Int, body: String, expected: APNsResponse)] = [
         (200, "", APNsResponse(status: 200, apnsID: "id-1")),
-        (410, #"{"reason":"Unregistered","timestamp":1685952000123}"#,
-         APNsResponse(status: 410, apnsID: "id-1", reason: .unregistered, timestamp: 1_685_952_000_123)),
+        (
+            410, #"{"reason":"Unregistered","timestamp":1685952000123}"#,
+            APNsResponse(status: 410, apnsID: "id-1", reason: .unregistered, timestamp: 1_685_952_000_123)
+        ),
         (410, #"{"reason":"ExpiredToken"}"#, APNsResponse(status: 410, apnsID: "id-1", reason: .expiredToken)),
         (400, #"{"reason":"BadDeviceToken"}"#, APNsResponse(status: 400, apnsID: "id-1", reason: .badDeviceToken)),
         (403, #"{"reason":"InvalidProviderToken"}"#, APNsResponse(status: 403, apnsID: "id-1", reason: .invalidProviderToken)),
@@ -33,13 +35,14 @@ struct APNsResponseTests {
             bundleID: "com.example.apple-samplecode.Emoji-Rangers", priority: .conservesPower, expiration: 1_685_995_200,
             apnsID: "123e4567-e89b-12d3-a456-426614174000")
         let fields = Dictionary(uniqueKeysWithValues: headers.fields.map { ($0.name, $0.value) })
-        #expect(fields == [
-            "apns-push-type": "liveactivity",
-            "apns-topic": "com.example.apple-samplecode.Emoji-Rangers.push-type.liveactivity",
-            "apns-priority": "5",
-            "apns-expiration": "1685995200",
-            "apns-id": "123e4567-e89b-12d3-a456-426614174000",
-            "content-type": "application/json",
-        ])
+        #expect(
+            fields == [
+                "apns-push-type": "liveactivity",
+                "apns-topic": "com.example.apple-samplecode.Emoji-Rangers.push-type.liveactivity",
+                "apns-priority": "5",
+                "apns-expiration": "1685995200",
+                "apns-id": "123e4567-e89b-12d3-a456-426614174000",
+                "content-type": "application/json",
+            ])
     }
 }

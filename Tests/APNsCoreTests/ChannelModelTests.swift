@@ -10,7 +10,8 @@ struct ChannelModelTests {
         let read = try ChannelSettings(json: Array(#"{"push-type":"LiveActivity","message-storage-policy":0}"#.utf8))
         #expect(read == ChannelSettings(messageStoragePolicy: .noMessageStored, pushType: .liveActivity))
         // Open values pass through, for the reader to judge.
-        #expect(try ChannelSettings(json: Array(#"{"message-storage-policy":7,"push-type":"Alert"}"#.utf8)).messageStoragePolicy.rawValue == 7)
+        #expect(
+            try ChannelSettings(json: Array(#"{"message-storage-policy":7,"push-type":"Alert"}"#.utf8)).messageStoragePolicy.rawValue == 7)
     }
 
     @Test(arguments: [
@@ -50,10 +51,11 @@ struct ChannelModelTests {
         #expect(BroadcastPaths.broadcast(bundleID: "com.example.app") == "/4/broadcasts/apps/com.example.app")
         let headers = BroadcastPushHeaders(
             channelID: ChannelID(rawValue: "YWJjZA=="), priority: .immediate, expiration: 0, requestID: "id-1")
-        #expect(headers.fields.map { "\($0.name): \($0.value)" } == [
-            "apns-channel-id: YWJjZA==", "apns-push-type: liveactivity", "apns-priority: 10", "apns-expiration: 0",
-            "content-type: application/json", "apns-request-id: id-1",
-        ])
+        #expect(
+            headers.fields.map { "\($0.name): \($0.value)" } == [
+                "apns-channel-id: YWJjZA==", "apns-push-type: liveactivity", "apns-priority: 10", "apns-expiration: 0",
+                "content-type: application/json", "apns-request-id: id-1",
+            ])
     }
 
     @Test func managementAnswersReadTheirBodies() throws {

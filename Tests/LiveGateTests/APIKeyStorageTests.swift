@@ -2,8 +2,8 @@ import APNsClient
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("API keys: random, hashed, never stored in the clear")
 struct APIKeyStorageTests {
@@ -28,7 +28,8 @@ struct APIKeyStorageTests {
             for (column, value) in zip(row.columns, row.values) {
                 #expect(value?.contains(String(secret.dropFirst(3))) != true, "column \(column) holds the key")
             }
-            let expected = try await database.pool.query("SELECT sha256(convert_to($1, 'UTF8')) = key_hash AS same FROM api_keys WHERE id = $2", [secret, key.id])
+            let expected = try await database.pool.query(
+                "SELECT sha256(convert_to($1, 'UTF8')) = key_hash AS same FROM api_keys WHERE id = $2", [secret, key.id])
             #expect(try expected[0].require("same", as: Bool.self))
         }
     }
@@ -47,7 +48,9 @@ struct APIKeyStorageTests {
     }
 
     @Test func privateKeysNeverAppearInDescriptions() async throws {
-        let credentials = APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nSECRETBYTES\n-----END PRIVATE KEY-----\n")
+        let credentials = APNsCredentials(
+            teamID: "TEAM123456", keyID: "KEY1234567",
+            privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nSECRETBYTES\n-----END PRIVATE KEY-----\n")
         #expect(!String(describing: credentials).contains("SECRETBYTES"))
         #expect(!String(describing: APIKeySecret(value: "lg_abcdefghijklmnopqrstuvwxyz")).contains("qrstuvwxyz"))
     }

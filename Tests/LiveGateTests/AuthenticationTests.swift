@@ -3,8 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import NIOFoundationEssentialsCompat
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Bearer API keys: every outcome with its exact status and body")
 struct AuthenticationTests {

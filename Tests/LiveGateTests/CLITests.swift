@@ -2,12 +2,13 @@ import APNsClient
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The livegate CLI, as scripts use it")
 struct CLITests {
-    static let allPermissions = "messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage"
+    static let allPermissions =
+        "messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage"
 
     @Test func roundTripFromWorkspaceToAnAuthenticatedRequest() async throws {
         try await TestDatabase.with(migrated: false) { database in
@@ -17,7 +18,8 @@ struct CLITests {
             #expect(migrate.lastLine.hasPrefix("applied migrations: 1"))
             #expect(try await LiveGateBinary.run(["migrate"], databaseURL: url).lastLine == "schema is up to date")
 
-            let workspace = try await LiveGateBinary.run(["workspace", "create", "--name", "Scores Inc", "--rate-limit", "1000"], databaseURL: url)
+            let workspace = try await LiveGateBinary.run(
+                ["workspace", "create", "--name", "Scores Inc", "--rate-limit", "1000"], databaseURL: url)
             #expect(workspace.status == 0, "\(workspace.stderr)")
             let workspaceID = try #require(UUID(uuidString: workspace.lastLine))
             let stored = try #require(try await database.tenancy.workspace(id: workspaceID))
@@ -44,8 +46,11 @@ struct CLITests {
             #expect(!app.stdout.contains("PRIVATE KEY"))
 
             let key = try await LiveGateBinary.run(
-                ["key", "create", "--workspace", workspace.lastLine, "--name", "backend", "--permissions", "messages.live_activity.update",
-                 "--allow-ip", "127.0.0.1", "--allow-ip", "::1"], databaseURL: url)
+                [
+                    "key", "create", "--workspace", workspace.lastLine, "--name", "backend", "--permissions",
+                    "messages.live_activity.update",
+                    "--allow-ip", "127.0.0.1", "--allow-ip", "::1",
+                ], databaseURL: url)
             #expect(key.status == 0, "\(key.stderr)")
             let secret = key.lastLine
             #expect(secret.hasPrefix("lg_"))
@@ -84,7 +89,9 @@ struct CLITests {
                 try await Task.sleep(for: .milliseconds(200))
             } while ContinuousClock.now < deadline
             #expect(afterRevoke == 401)
-            #expect(try await LiveGateBinary.run(["key", "list", "--workspace", workspace.lastLine], databaseURL: url).stdout.contains("revoked"))
+            #expect(
+                try await LiveGateBinary.run(["key", "list", "--workspace", workspace.lastLine], databaseURL: url).stdout.contains(
+                    "revoked"))
 
             // SIGTERM drains and exits cleanly.
             server.terminate()
@@ -97,8 +104,10 @@ struct CLITests {
         try await TestDatabase.with { database in
             let workspace = try await database.makeWorkspace()
             let app = try await LiveGateBinary.run(
-                ["app", "create", "--workspace", workspace.id.uuidString, "--name", "Sim", "--bundle-id", "com.example.sim",
-                 "--apns-endpoint", "http://127.0.0.1:2197", "--app-id", "my-braze-app-id"], databaseURL: database.connectionString)
+                [
+                    "app", "create", "--workspace", workspace.id.uuidString, "--name", "Sim", "--bundle-id", "com.example.sim",
+                    "--apns-endpoint", "http://127.0.0.1:2197", "--app-id", "my-braze-app-id",
+                ], databaseURL: database.connectionString)
             #expect(app.status == 0, "\(app.stderr)")
             #expect(app.lastLine == "my-braze-app-id")
             let stored = try #require(try await database.tenancy.app(identifier: "my-braze-app-id"))
@@ -112,13 +121,16 @@ struct CLITests {
             let workspace = try await database.makeWorkspace()
             let url = database.connectionString
             let app = try await LiveGateBinary.run(
-                ["app", "create", "--workspace", workspace.id.uuidString, "--name", "Sim", "--bundle-id", "com.example.sim",
-                 "--apns-endpoint", "sandbox", "--apns-channels-endpoint", "https://127.0.0.1:2199"], databaseURL: url)
+                [
+                    "app", "create", "--workspace", workspace.id.uuidString, "--name", "Sim", "--bundle-id", "com.example.sim",
+                    "--apns-endpoint", "sandbox", "--apns-channels-endpoint", "https://127.0.0.1:2199",
+                ], databaseURL: url)
             #expect(app.status == 0, "\(app.stderr)")
             let stored = try #require(try await database.tenancy.app(identifier: app.lastLine))
             #expect(stored.channelsEndpointURL == "https://127.0.0.1:2199")
 
-            let moved = try await LiveGateBinary.run(["app", "set-channels-endpoint", app.lastLine, "http://127.0.0.1:9000"], databaseURL: url)
+            let moved = try await LiveGateBinary.run(
+                ["app", "set-channels-endpoint", app.lastLine, "http://127.0.0.1:9000"], databaseURL: url)
             #expect(moved.status == 0, "\(moved.stderr)")
             #expect(moved.stdout.contains("manages its broadcast channels at http://127.0.0.1:9000"))
             let reset = try await LiveGateBinary.run(["app", "set-channels-endpoint", app.lastLine, "default"], databaseURL: url)
@@ -145,10 +157,24 @@ struct CLITests {
     }
 
     @Test(arguments: [
-        (["key", "create", "--workspace", "WS", "--name", "k", "--permissions", "messages.everything"], "unknown permission 'messages.everything'"),
-        (["key", "create", "--workspace", "WS", "--name", "k", "--permissions", "message_activity_log.read", "--allow-ip", "10.0.0.0/40"], "is not an IP address or CIDR"),
-        (["app", "create", "--workspace", "WS", "--name", "a", "--bundle-id", "b", "--apns-endpoint", "ftp://x"], "--apns-endpoint must be"),
-        (["app", "create", "--workspace", "WS", "--name", "a", "--bundle-id", "b", "--apns-endpoint", "sandbox", "--team-id", "T"], "go together"),
+        (
+            ["key", "create", "--workspace", "WS", "--name", "k", "--permissions", "messages.everything"],
+            "unknown permission 'messages.everything'"
+        ),
+        (
+            [
+                "key", "create", "--workspace", "WS", "--name", "k", "--permissions", "message_activity_log.read", "--allow-ip",
+                "10.0.0.0/40",
+            ], "is not an IP address or CIDR"
+        ),
+        (
+            ["app", "create", "--workspace", "WS", "--name", "a", "--bundle-id", "b", "--apns-endpoint", "ftp://x"],
+            "--apns-endpoint must be"
+        ),
+        (
+            ["app", "create", "--workspace", "WS", "--name", "a", "--bundle-id", "b", "--apns-endpoint", "sandbox", "--team-id", "T"],
+            "go together"
+        ),
         (["workspace", "create", "--name", "w", "--rate-limit", "0"], "--rate-limit must be at least 1"),
         (["key", "list", "--workspace", "not-a-uuid"], "not-a-uuid"),
     ])

@@ -3,8 +3,8 @@ import Foundation
 import LiveGate
 import NIOConcurrencyHelpers
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// PostgreSQL stopped for 5 s under a `livegate serve` process taking message calls and token
 /// registrations: every call answers 201 or 503 with `Retry-After` (never 500), every 201 was committed,
@@ -118,14 +118,16 @@ struct DatabaseOutageTests {
         #expect(lateRefusals.isEmpty, "\(lateRefusals.count) calls refused over a second after the database came back")
 
         // Every 201 was committed.
-        let scores = Set(try await database.pool.query(
-            "SELECT payload::jsonb #>> '{aps,content-state,score}' AS score FROM dispatches"
-        ).map { try $0.require("score", as: String.self) })
+        let scores = Set(
+            try await database.pool.query(
+                "SELECT payload::jsonb #>> '{aps,content-state,score}' AS score FROM dispatches"
+            ).map { try $0.require("score", as: String.self) })
         let acceptedScores = all.filter { $0.kind == .update && $0.status == 201 }.map(\.subject)
         #expect(Set(acceptedScores).isSubset(of: scores), "every accepted update is a dispatch")
-        let devices = Set(try await database.pool.query(
-            "SELECT device_id FROM activity_tokens WHERE app_id = $1", [tenant.app.id]
-        ).map { try $0.require("device_id", as: String.self) })
+        let devices = Set(
+            try await database.pool.query(
+                "SELECT device_id FROM activity_tokens WHERE app_id = $1", [tenant.app.id]
+            ).map { try $0.require("device_id", as: String.self) })
         let acceptedDevices = all.filter { $0.kind == .tag && $0.status == 201 }.map(\.subject)
         #expect(Set(acceptedDevices).isSubset(of: devices), "every accepted registration is stored")
 
@@ -140,9 +142,10 @@ struct DatabaseOutageTests {
         #expect(finished < .seconds(20), "every dispatch finished \(finished) after the database came back")
         // The newest is the last committed, which is not always the last answered: four clients post at
         // once, and one answer can be held up past the next commit's on a loaded machine.
-        let newest = try #require(try await database.pool.query(
-            "SELECT payload::jsonb #>> '{aps,content-state,score}' AS score FROM dispatches ORDER BY sequence DESC LIMIT 1"
-        ).first?.require("score", as: String.self))
+        let newest = try #require(
+            try await database.pool.query(
+                "SELECT payload::jsonb #>> '{aps,content-state,score}' AS score FROM dispatches ORDER BY sequence DESC LIMIT 1"
+            ).first?.require("score", as: String.self))
         #expect(acceptedScores.contains(newest))
         let last = try SupersessionDeliveryTests.lastStates(simulator)
         #expect(tokens.allSatisfy { last[$0] == newest }, "every device's last push holds the newest score")
@@ -164,7 +167,8 @@ struct DatabaseOutageTests {
             let pushToken = token(numbered: 1_000_000 * (client + 1) + index)
             response = try await CurlHTTPClient.request(
                 "POST", "\(base)/push_token_tag", headers: ["Content-Type": "application/json"],
-                body: Data(#"{"app_id":"\#(tenant.app.identifier)","device_id":"\#(subject)","tag":"other","push_token":"\#(pushToken)"}"#.utf8))
+                body: Data(
+                    #"{"app_id":"\#(tenant.app.identifier)","device_id":"\#(subject)","tag":"other","push_token":"\#(pushToken)"}"#.utf8))
         }
         return Call(
             kind: kind, started: started, ended: .now, status: response.status, retryAfter: response.headers["retry-after"],

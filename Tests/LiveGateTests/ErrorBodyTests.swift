@@ -7,8 +7,8 @@ import Logging
 import NIOCore
 import NIOFoundationEssentialsCompat
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Every error has Braze's JSON body")
 struct ErrorBodyTests {
@@ -116,7 +116,8 @@ struct ErrorBodyTests {
                 #expect(response.status == .unsupportedMediaType)
                 #expect(
                     response.text
-                        == #"{"errors":["Content-Type must be application/json"],"message":"Unsupported content type: send the body as JSON"}"#)
+                        == #"{"errors":["Content-Type must be application/json"],"message":"Unsupported content type: send the body as JSON"}"#
+                )
             }
         }
     }
@@ -175,8 +176,10 @@ struct ErrorBodyTests {
         let body = #"{"errors":["PostgreSQL did not answer"],"message":"Database unavailable: retry after 2 seconds"}"#
         try await app.test(.router) { client in
             let calls: [(String, HTTPFields, String)] = [
-                ("/messages/live_activity/update", .bearer("lg_" + String(repeating: "a", count: 40)),
-                 #"{"app_id":"a","activity_id":"x","content_state":{}}"#),
+                (
+                    "/messages/live_activity/update", .bearer("lg_" + String(repeating: "a", count: 40)),
+                    #"{"app_id":"a","activity_id":"x","content_state":{}}"#
+                ),
                 ("/push_token_tag", [:], #"{"app_id":"a","device_id":"d","tag":"x","push_token":"abcd"}"#),
                 ("/healthz", [:], ""),
             ]

@@ -3,8 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("GET /healthz follows the database")
 struct HealthTests {

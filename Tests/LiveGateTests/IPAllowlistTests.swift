@@ -1,7 +1,7 @@
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("IP allowlists over real sockets, IPv4 and IPv6")
 struct IPAllowlistTests {

@@ -3,8 +3,8 @@ import Foundation
 import LiveGate
 import Logging
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Schema migrations")
 struct MigrationTests {
@@ -34,7 +34,8 @@ struct MigrationTests {
                 for _ in 0..<3 {
                     group.addTask {
                         // Separate pools: separate sessions, as separate gateway instances would have.
-                        let pool = PostgresConnectionPool(configuration: .init(connectionString: database.connectionString, maximumConnections: 1))
+                        let pool = PostgresConnectionPool(
+                            configuration: .init(connectionString: database.connectionString, maximumConnections: 1))
                         do {
                             let applied = try await Migrator(pool: pool, logger: Logger(label: "test")).migrate()
                             await pool.close()

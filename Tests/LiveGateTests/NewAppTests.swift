@@ -1,7 +1,7 @@
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// An app is usable the moment `livegate app create` returns, on every route that names an `app_id`,
 /// even while a gateway believes a snapshot of the known ids taken before the app existed.
@@ -12,8 +12,10 @@ struct NewAppTests {
             let url = database.connectionString
             let workspace = try await database.makeWorkspace()
             let key = try await LiveGateBinary.run(
-                ["key", "create", "--workspace", workspace.id.uuidString, "--name", "backend", "--permissions",
-                 "messages.live_activity.update,messages.live_activity.start,live_activity.channels.manage"],
+                [
+                    "key", "create", "--workspace", workspace.id.uuidString, "--name", "backend", "--permissions",
+                    "messages.live_activity.update,messages.live_activity.start,live_activity.channels.manage",
+                ],
                 databaseURL: url)
             #expect(key.status == 0, "\(key.stderr)")
             let authorization = ["Authorization": "Bearer \(key.lastLine)", "Content-Type": "application/json"]
@@ -29,18 +31,24 @@ struct NewAppTests {
             #expect(before.text.contains("Unknown app_id"))
 
             let app = try await LiveGateBinary.run(
-                ["app", "create", "--workspace", workspace.id.uuidString, "--name", "Orders", "--bundle-id", "com.example.orders",
-                 "--apns-endpoint", "sandbox", "--app-id", "orders-app"],
+                [
+                    "app", "create", "--workspace", workspace.id.uuidString, "--name", "Orders", "--bundle-id", "com.example.orders",
+                    "--apns-endpoint", "sandbox", "--app-id", "orders-app",
+                ],
                 databaseURL: url)
             #expect(app.status == 0, "\(app.stderr)")
 
             async let update = Self.update(base, appID: "orders-app", headers: authorization)
             async let start = CurlHTTPClient.request(
                 "POST", "\(base)/messages/live_activity/start", headers: authorization,
-                body: Data(#"{"app_id":"orders-app","activity_id":"order-1","activity_attributes_type":"OrderAttributes","activity_attributes":{},"content_state":{},"notification":{"alert":{"title":"Order","body":"Placed"}},"external_user_ids":["user-1"]}"#.utf8))
+                body: Data(
+                    #"{"app_id":"orders-app","activity_id":"order-1","activity_attributes_type":"OrderAttributes","activity_attributes":{},"content_state":{},"notification":{"alert":{"title":"Order","body":"Placed"}},"external_user_ids":["user-1"]}"#
+                        .utf8))
             async let register = CurlHTTPClient.request(
                 "POST", "\(base)/push_token_tag", headers: ["Content-Type": "application/json"],
-                body: Data(#"{"app_id":"orders-app","device_id":"device-1","tag":"order-1","push_token":"\#(String(repeating: "ab", count: 32))"}"#.utf8))
+                body: Data(
+                    #"{"app_id":"orders-app","device_id":"device-1","tag":"order-1","push_token":"\#(String(repeating: "ab", count: 32))"}"#
+                        .utf8))
             async let channel = CurlHTTPClient.request(
                 "GET", "\(base)/push_channel?app_id=orders-app&activity_id=order-1", headers: authorization)
             async let channels = CurlHTTPClient.request(

@@ -3,8 +3,8 @@ import Foundation
 import LiveGate
 import PostgresClient
 import Prometheus
-import Testing
 import TestSupport
+import Testing
 
 @Suite("openapi.yaml describes exactly what the server serves")
 struct OpenAPITests {
@@ -50,7 +50,8 @@ struct OpenAPITests {
             "2023-13-01T00:00:00Z", "2023-00-10T00:00:00Z", "2023-01-00T00:00:00Z", "2023-01-01T00:60:00Z",
             "2023-01-01T00:00:00+24:00", "2023-01-01T00:00:00+23:59", "2023-01-01T00:00:00+05:60", "2023-01-01T00:00:00+5",
             "2023-01-01T00:00:00", "2023-01-01 00:00:00Z", "2023-01-01T00:00:00.Z", "2023-01-01T00:00Z", "23-01-01T00:00:00Z",
-            "2023-01-01T00:00:00Z ", "2023-01-01T00:00:00+05:", "2023-01-01T00:00:00+0500x", "٢٠٢٣-01-01T00:00:00Z", "2023-01-01T00:00:00Z\n", "",
+            "2023-01-01T00:00:00Z ", "2023-01-01T00:00:00+05:", "2023-01-01T00:00:00+0500x", "٢٠٢٣-01-01T00:00:00Z",
+            "2023-01-01T00:00:00Z\n", "",
         ]
         let pattern = """
             import json, re, sys, yaml

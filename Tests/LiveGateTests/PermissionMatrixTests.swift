@@ -2,8 +2,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Each route needs its own permission")
 struct PermissionMatrixTests {
@@ -34,7 +34,8 @@ struct PermissionMatrixTests {
                             #expect(response.status == .forbidden, "\(grant) on \(permission)")
                             #expect(
                                 response.text
-                                    == #"{"errors":["this API key does not have the \#(permission) permission"],"message":"Access Denied"}"#)
+                                    == #"{"errors":["this API key does not have the \#(permission) permission"],"message":"Access Denied"}"#
+                            )
                         }
                     }
                 }
@@ -53,10 +54,14 @@ struct PermissionMatrixTests {
             }
             let keys = made
             let routes: [(String, APIKeyPermission, String)] = [
-                ("/messages/live_activity/update", .liveActivityUpdate,
-                 #"{"app_id":"\#(app.identifier)","activity_id":"a","content_state":{}}"#),
-                ("/messages/live_activity/start", .liveActivityStart,
-                 #"{"app_id":"\#(app.identifier)","activity_id":"a","activity_attributes_type":"T","activity_attributes":{},"content_state":{},"notification":{"alert":{"title":"t","body":"b"}},"external_id":"u"}"#),
+                (
+                    "/messages/live_activity/update", .liveActivityUpdate,
+                    #"{"app_id":"\#(app.identifier)","activity_id":"a","content_state":{}}"#
+                ),
+                (
+                    "/messages/live_activity/start", .liveActivityStart,
+                    #"{"app_id":"\#(app.identifier)","activity_id":"a","activity_attributes_type":"T","activity_attributes":{},"content_state":{},"notification":{"alert":{"title":"t","body":"b"}},"external_id":"u"}"#
+                ),
             ]
             let expectedDispatches = keys.reduce(0) { total, key in
                 total + routes.filter { key.0.contains($0.1) }.count

@@ -1,8 +1,8 @@
 import APNsCore
 import APNsSimulator
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("livegate provider-token")
 struct ProviderTokenCommandTests {

@@ -5,8 +5,8 @@ import HummingbirdTesting
 import InMemoryLogging
 import LiveGate
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 @Suite("A request id in every log line of a request")
 struct RequestIDTests {
@@ -28,7 +28,10 @@ struct RequestIDTests {
                 for line in lines {
                     #expect(line.metadata["hb.request.id"]?.description == requestID, "\(line.message)")
                 }
-                #expect(lines.contains { $0.message == "API key lacks permission" && $0.metadata["api_key_id"]?.description == key.id.uuidString })
+                #expect(
+                    lines.contains {
+                        $0.message == "API key lacks permission" && $0.metadata["api_key_id"]?.description == key.id.uuidString
+                    })
                 let access = try #require(lines.first { $0.message == "request" })
                 #expect(access.metadata["status"]?.description == "403")
                 // The key itself is never logged.
@@ -48,7 +51,8 @@ struct RequestIDTests {
                 let response = try await client.execute(
                     uri: "/messages/live_activity/update", method: .post,
                     headers: [.authorization: "Bearer \(tenant.secret)", .contentType: "application/json"],
-                    body: ByteBuffer(string: #"{"app_id":"\#(tenant.app.identifier)","activity_id":"m","content_state":{},"end_activity":false}"#))
+                    body: ByteBuffer(
+                        string: #"{"app_id":"\#(tenant.app.identifier)","activity_id":"m","content_state":{},"end_activity":false}"#))
                 #expect(response.status == .created)
                 let body = try JSONValue.parse(String(buffer: response.body))
                 let dispatchID = try #require(body["dispatch_id"]?.stringValue)

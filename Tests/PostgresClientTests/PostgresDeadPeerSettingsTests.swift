@@ -1,6 +1,6 @@
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Connections notice a vanished server: TCP keepalives and a write timeout")
 struct PostgresDeadPeerSettingsTests {

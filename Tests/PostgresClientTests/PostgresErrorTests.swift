@@ -1,7 +1,7 @@
 import Foundation
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Errors carry SQLSTATE and never secrets")
 struct PostgresErrorTests {

@@ -1,6 +1,6 @@
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Prepared statements: generic or server-chosen plans")
 struct PostgresPlanningTests {

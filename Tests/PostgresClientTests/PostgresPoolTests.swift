@@ -1,8 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The connection pool: transactions, bounds, recovery")
 struct PostgresPoolTests {

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 import UUIDText
 
 @Suite("Parameters and results round-trip through PostgreSQL")
@@ -95,7 +95,8 @@ struct PostgresRoundTripTests {
     @Test func timestampsFromTheServerParseInUTC() async throws {
         try await TestDatabase.with(migrated: false) { database in
             let rows = try await database.pool.query(
-                "SELECT '2023-02-28T00:00:00+0000'::timestamptz AS a, '2024-02-29 23:59:59.5-08:00'::timestamptz AS b, '1969-12-31 23:59:59+00'::timestamptz AS c")
+                "SELECT '2023-02-28T00:00:00+0000'::timestamptz AS a, '2024-02-29 23:59:59.5-08:00'::timestamptz AS b, '1969-12-31 23:59:59+00'::timestamptz AS c"
+            )
             #expect(try rows[0].require("a", as: Date.self).timeIntervalSince1970 == 1_677_542_400)
             #expect(try rows[0].require("b", as: Date.self).timeIntervalSince1970 == 1_709_279_999.5)
             #expect(try rows[0].require("c", as: Date.self).timeIntervalSince1970 == -1)

@@ -92,7 +92,10 @@ public enum CurlHTTPClient {
     private static func parseHeaders(_ data: Data) -> [String: String] {
         var headers: [String: String] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\r\n") {
-            if line.hasPrefix("HTTP/") { headers = [:]; continue }
+            if line.hasPrefix("HTTP/") {
+                headers = [:]
+                continue
+            }
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }

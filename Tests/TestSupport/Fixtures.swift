@@ -4,7 +4,9 @@ import LiveGate
 
 /// Tenancy rows for tests, made through the same repositories the gateway uses.
 extension TestDatabase {
-    public func makeWorkspace(name: String = "Test workspace", rateLimitPerHour: Int = Workspace.defaultRateLimitPerHour) async throws -> Workspace {
+    public func makeWorkspace(
+        name: String = "Test workspace", rateLimitPerHour: Int = Workspace.defaultRateLimitPerHour
+    ) async throws -> Workspace {
         try await tenancy.createWorkspace(name: name, rateLimitPerHour: rateLimitPerHour)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the built `livegate` executable, as an operator or a script would.
@@ -18,7 +19,9 @@ public enum LiveGateBinary {
         fatalError("livegate binary not found next to \(CommandLine.arguments[0]); set LIVEGATE_BINARY")
     }
 
-    public static func run(_ arguments: [String], databaseURL: String, environment extra: [String: String] = [:])
+    public static func run(
+        _ arguments: [String], databaseURL: String, environment extra: [String: String] = [:]
+    )
         async throws -> Subprocess.Output
     {
         try await Subprocess.run(path, arguments, environment: environment(databaseURL: databaseURL, extra))

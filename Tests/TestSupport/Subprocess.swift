@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program to completion and collects its output, with `posix_spawn` and `waitpid`.

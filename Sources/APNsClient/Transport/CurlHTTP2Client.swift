@@ -55,10 +55,11 @@ public final class CurlHTTP2Client: Sendable {
         defer { release(lane, count: requests.count) }
         return await withCheckedContinuation { continuation in
             let batch = TransferBatch(count: requests.count, continuation: continuation)
-            lanes[lane].hand(requests.enumerated().map { index, request in
-                CurlTransfer(
-                    request: request, completion: .batch(batch, index: index), keptHeaders: configuration.keptResponseHeaderBytes)
-            })
+            lanes[lane].hand(
+                requests.enumerated().map { index, request in
+                    CurlTransfer(
+                        request: request, completion: .batch(batch, index: index), keptHeaders: configuration.keptResponseHeaderBytes)
+                })
         }
     }
 

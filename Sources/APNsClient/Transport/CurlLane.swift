@@ -182,7 +182,8 @@ final class CurlLane: Sendable {
                 if configured[easy] != cleartext {
                     if configured[easy] != nil { curl_easy_reset(easy) }
                     configured[easy] = nil
-                    if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext, sockets: sockets) {
+                    if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext, sockets: sockets)
+                    {
                         idle.append(easy)
                         transfer.completion.finish(.failure(problem))
                         continue

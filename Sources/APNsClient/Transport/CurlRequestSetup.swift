@@ -77,9 +77,11 @@ enum CurlRequestSetup {
         } else {
             // Size first: COPYPOSTFIELDS then copies exactly that many bytes, NULs and all.
             codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, request.body.count))
-            codes.append(request.body.withUnsafeBytes {
-                lg_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
-            })
+            codes.append(
+                request.body.withUnsafeBytes {
+                    lg_curl_easy_setopt_pointer(
+                        easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                })
             // POST is what a body means to libcurl; any other method is named.
             codes.append(lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method == "POST" ? nil : request.method))
         }
@@ -105,7 +107,8 @@ enum CurlRequestSetup {
             // The status line came before the failure (libcurl resets it for every transfer).
             let partial = response(of: transfer, easy: easy)
             if partial.status >= 200, result != CURLE_ABORTED_BY_CALLBACK {
-                return .failure(HTTP2TransportError(.answerCutOff, "the answer broke off after its headers: \(message)", partialAnswer: partial))
+                return .failure(
+                    HTTP2TransportError(.answerCutOff, "the answer broke off after its headers: \(message)", partialAnswer: partial))
             }
             return .failure(HTTP2TransportError(code(for: result), message))
         }

@@ -1,4 +1,4 @@
-/// The headers of a Live Activity push (SPEC §7), all but `authorization`, which the sender adds.
+/// The headers of a Live Activity push, all but `authorization`, which the sender adds.
 public struct LiveActivityPushHeaders: Sendable, Equatable {
     public var bundleID: String
     public var priority: APNsPriority

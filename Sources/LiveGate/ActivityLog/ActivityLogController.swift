@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// `GET /message_activity_log` (SPEC §8): the calling key's workspace's log, newest first, filtered and
+/// `GET /message_activity_log`: the calling key's workspace's log, newest first, filtered and
 /// paged. Another workspace's app is answered exactly like an unknown one.
 public struct ActivityLogController: Sendable {
     let authenticator: APIKeyAuthenticator
@@ -31,7 +31,8 @@ public struct ActivityLogController: Sendable {
         var appID: UUID?
         if let identifier = query.appIdentifier {
             guard let app = try await apps.app(identifier: identifier, inWorkspace: key.workspaceID) else {
-                throw APIError(.badRequest, "Invalid request: unknown app_id", errors: ["app_id '\(identifier)' is not an app of this workspace"])
+                throw APIError(
+                    .badRequest, "Invalid request: unknown app_id", errors: ["app_id '\(identifier)' is not an app of this workspace"])
             }
             appID = app.id
         }

@@ -1,4 +1,4 @@
-/// How long the message activity log keeps entries (SPEC §8: 60 hours by default).
+/// How long the message activity log keeps entries (60 hours by default).
 public struct ActivityLogSettings: Sendable {
     public var retention: Duration
 

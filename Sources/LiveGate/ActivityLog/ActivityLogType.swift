@@ -1,4 +1,4 @@
-/// The kind of a message activity log entry, with Braze's names (SPEC §8). Open-ended, like APNs reasons.
+/// The kind of a message activity log entry, with Braze's names. Open-ended, like APNs reasons.
 public struct ActivityLogType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

@@ -37,7 +37,8 @@ public func buildRouter(
             clock: dependencies.clock
         ).routes)
     router.addRoutes(PushChannelController(apps: apps, store: dependencies.channels).routes)
-    let rateLimit = configuration.rateLimiting
+    let rateLimit =
+        configuration.rateLimiting
         ? RateLimitMiddleware(
             limiter: dependencies.rateLimiter,
             limits: WorkspaceLimits(repository: dependencies.tenancy, cacheTimeToLive: configuration.lookupCacheTimeToLive),

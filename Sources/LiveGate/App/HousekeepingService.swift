@@ -3,7 +3,7 @@ import PostgresClient
 import ServiceLifecycle
 
 /// Runs `Housekeeping` every `interval`: stale update tokens retired, the activity log and
-/// finished dispatches kept for the retention period (SPEC §8: 60 hours by default), past quota
+/// finished dispatches kept for the retention period (60 hours by default), past quota
 /// windows and expired `Idempotency-Key` answers deleted, ended activities' broadcast channels deleted
 /// at APNs once their retention is over.
 public struct HousekeepingService: Service {

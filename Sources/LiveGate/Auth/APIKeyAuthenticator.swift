@@ -1,4 +1,3 @@
-
 /// Turns a presented key into the stored `APIKey`, or says why it cannot.
 ///
 /// Found keys (valid or revoked) are kept for `cacheTimeToLive`, so a busy client costs no database

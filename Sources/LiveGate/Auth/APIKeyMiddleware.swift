@@ -1,8 +1,7 @@
 import Hummingbird
 import Logging
 
-/// Requires a valid REST API key with `permission` (or one of several), used from an allowed address
-/// (SPEC §2–§3).
+/// Requires a valid REST API key with `permission` (or one of several), used from an allowed address.
 ///
 /// 401: no key, an unknown key, or a revoked one. 403 `Access Denied`: the key lacks the permission or
 /// the caller's address is outside its allowlist. The key itself is never logged: only its id.
@@ -41,7 +40,9 @@ public struct APIKeyMiddleware: RouterMiddleware {
             throw APIError.accessDenied("this API key does not have \(needed) permission")
         }
         guard key.allows(context.clientAddress) else {
-            context.logger.info("API key used from an address outside its allowlist", metadata: ["client_ip": "\(context.clientAddress.map(String.init(describing:)) ?? "unknown")"])
+            context.logger.info(
+                "API key used from an address outside its allowlist",
+                metadata: ["client_ip": "\(context.clientAddress.map(String.init(describing:)) ?? "unknown")"])
             throw APIError.accessDenied("this API key may not be used from this IP address")
         }
         context.apiKey = key

@@ -1,4 +1,4 @@
-/// What a REST API key may do (SPEC §2). An open set: unknown names are rejected where keys are made.
+/// What a REST API key may do. An open set: unknown names are rejected where keys are made.
 public struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
 

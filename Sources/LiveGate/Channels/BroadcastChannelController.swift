@@ -6,7 +6,7 @@ import Hummingbird
 import NIOCore
 
 /// `POST /live_activity/channels` (create), `GET /live_activity/channels` (list) and
-/// `POST /live_activity/channels/delete`: an app's broadcast channels (SPEC §10), one per activity.
+/// `POST /live_activity/channels/delete`: an app's broadcast channels, one per activity.
 /// Another workspace's app is answered exactly like an unknown one.
 public struct BroadcastChannelController: Sendable {
     static let defaultPageSize = 50
@@ -58,7 +58,8 @@ public struct BroadcastChannelController: Sendable {
             case .beingCreated:
                 // Another request (perhaps another gateway) is asking APNs: wait for its answer.
                 guard ContinuousClock.now < deadline else {
-                    throw APIError(.conflict, "Channel being created", errors: ["another request is creating this activity's channel: try again"])
+                    throw APIError(
+                        .conflict, "Channel being created", errors: ["another request is creating this activity's channel: try again"])
                 }
                 try await Task.sleep(for: .milliseconds(25))
             case .claimed(let rowID):
@@ -96,7 +97,8 @@ public struct BroadcastChannelController: Sendable {
         body.set("message", .string("success"))
         body.set(
             "next_cursor",
-            rows.count > limit ? page.last.map { .string(KeysetCursor(microseconds: $0.createdAtMicroseconds, id: $0.id).token) } ?? .null : .null)
+            rows.count > limit
+                ? page.last.map { .string(KeysetCursor(microseconds: $0.createdAtMicroseconds, id: $0.id).token) } ?? .null : .null)
         return Self.json(.ok, body)
     }
 
@@ -105,7 +107,9 @@ public struct BroadcastChannelController: Sendable {
         let app = try await apps.app(identifier: asked.appID, ofKeyIn: context)
         guard let destination = app.channelDestination else { throw Self.noSigningKey(app) }
         guard let channel = try await store.channel(app: app, activityID: asked.activityID), let channelID = channel.channelID else {
-            throw APIError(.notFound, "Channel not found", errors: ["activity '\(asked.activityID)' of app '\(app.identifier)' has no broadcast channel"])
+            throw APIError(
+                .notFound, "Channel not found",
+                errors: ["activity '\(asked.activityID)' of app '\(app.identifier)' has no broadcast channel"])
         }
         let result = await manager.delete(channelID, for: destination)
         guard result.channelIsDeleted else {

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// The admin web pages (SPEC §8): `GET /dashboard/message-activity-log`, `GET /dashboard/dispatch?id=…`
+/// The admin web pages: `GET /dashboard/message-activity-log`, `GET /dashboard/dispatch?id=…`
 /// (one dispatch: its status, counts and log entries) and the CSS, JavaScript and icon they load from
 /// `/dashboard/assets/<name>`. They need no key to load; each page asks for one and calls the JSON API
 /// with it. Served with a strict Content Security Policy: only this origin's scripts, styles and

@@ -37,8 +37,10 @@ enum FanoutStatements {
         }
         return (
             activityTargets, activityPage,
-            [dispatch.appID, dispatch.activityID, cursor, tokenLifetime.inSeconds, dispatch.externalID ?? "",
-             dispatch.workspaceID]
+            [
+                dispatch.appID, dispatch.activityID, cursor, tokenLifetime.inSeconds, dispatch.externalID ?? "",
+                dispatch.workspaceID,
+            ]
         )
     }
 

@@ -94,7 +94,9 @@ public struct PostgresChannelStore: ChannelStore {
 
     /// Moves the activity's live channel to `ending`, to be deleted after `retention`; false when it had
     /// none live. Shared by the API (an end accepted) and delivery (a scheduled end sent).
-    static func end(appID: UUID, activityID: String, deletingAfter retention: Duration, on pool: PostgresConnectionPool)
+    static func end(
+        appID: UUID, activityID: String, deletingAfter retention: Duration, on pool: PostgresConnectionPool
+    )
         async throws -> Bool
     {
         try await pool.query(

@@ -5,7 +5,9 @@ import UUIDText
 
 /// The small-dispatch path's statements: each covers a whole batch of dispatches in one round trip.
 extension PostgresDeliveryQueue: DispatchBatchQueue {
-    public func firstTargets(of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration)
+    public func firstTargets(
+        of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration
+    )
         async throws -> [UUID: BatchTargets]
     {
         let starts = claimed.filter { $0.dispatch.event == .start }
@@ -15,9 +17,11 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
             if !others.isEmpty {
                 let rows = try connection.query(
                     SmallDispatchStatements.activityTargets,
-                    [others.map(\.dispatch.appID.lowercasedText), others.map(\.dispatch.activityID),
-                     others.map { $0.dispatch.externalID ?? "" }, others.map(\.dispatch.workspaceID.lowercasedText),
-                     others.map { String($0.fanoutCursor) }, tokenLifetime.inSeconds, limit])
+                    [
+                        others.map(\.dispatch.appID.lowercasedText), others.map(\.dispatch.activityID),
+                        others.map { $0.dispatch.externalID ?? "" }, others.map(\.dispatch.workspaceID.lowercasedText),
+                        others.map { String($0.fanoutCursor) }, tokenLifetime.inSeconds, limit,
+                    ])
                 try Self.collect(rows, of: others, into: &found)
             }
             if !starts.isEmpty {
@@ -88,9 +92,11 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
                 let progress = finished.map(\.0.progress)
                 let rows = try connection.query(
                     SmallDispatchStatements.finish,
-                    [worker, finished.map(\.0.claimed.dispatch.id.lowercasedText), finished.map(\.1.rawValue),
-                     progress.map { String($0.cursor) }, progress.map { String($0.sent) }, progress.map { String($0.failed) },
-                     progress.map { String($0.retried) }, progress.map { String($0.removed) }])
+                    [
+                        worker, finished.map(\.0.claimed.dispatch.id.lowercasedText), finished.map(\.1.rawValue),
+                        progress.map { String($0.cursor) }, progress.map { String($0.sent) }, progress.map { String($0.failed) },
+                        progress.map { String($0.retried) }, progress.map { String($0.removed) },
+                    ])
                 for row in rows { settled.insert(try row.require("id")) }
             }
             let released = settlements.compactMap { settlement -> (DispatchSettlement, Date)? in
@@ -100,8 +106,10 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
             if !released.isEmpty {
                 let rows = try connection.query(
                     SmallDispatchStatements.release,
-                    [worker, released.map(\.0.claimed.dispatch.id.lowercasedText),
-                     released.map { PostgresTimestamp.format($0.1) }, released.map { String($0.0.progress.retried) }])
+                    [
+                        worker, released.map(\.0.claimed.dispatch.id.lowercasedText),
+                        released.map { PostgresTimestamp.format($0.1) }, released.map { String($0.0.progress.retried) },
+                    ])
                 for row in rows { settled.insert(try row.require("id")) }
             }
             // What the answers change besides the dispatches: only for those whose lease held.

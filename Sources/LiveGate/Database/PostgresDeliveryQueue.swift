@@ -19,7 +19,9 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         self.deadSessionSearch = DeadSessionSearch(interval: deadSessionInterval)
     }
 
-    public func claim(worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>)
+    public func claim(
+        worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>
+    )
         async throws -> [ClaimedDispatch]
     {
         let supersedes = supersedes
@@ -39,7 +41,9 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    public func targets(of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration)
+    public func targets(
+        of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration
+    )
         async throws -> [FanoutTarget]
     {
         try await pool.withConnection { connection in
@@ -53,7 +57,9 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    public func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration)
+    public func recordProgress(
+        _ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration
+    )
         async throws -> RecordedProgress
     {
         let dispatch = claimed.dispatch
@@ -67,8 +73,10 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
                 WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
                 RETURNING \(Self.stopColumn)
                 """,
-                [dispatch.id, worker, progress.cursor, progress.sent, progress.failed, progress.retried,
-                 progress.removed, lease.inSeconds])
+                [
+                    dispatch.id, worker, progress.cursor, progress.sent, progress.failed, progress.retried,
+                    progress.removed, lease.inSeconds,
+                ])
             guard let row = rows.first else { return .leaseLost }
             return .recorded(stop: try Self.stop(of: row))
         }
@@ -138,18 +146,21 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         ).affectedRowCount == 1
     }
 
-    public func finish(_ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry])
+    public func finish(
+        _ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry]
+    )
         async throws -> Bool
     {
         let dispatch = claimed.dispatch
         return try await pool.transaction { connection in
-            let finished = try connection.query(
-                """
-                UPDATE dispatches SET status = $3, completed_at = now(), leased_by = NULL, leased_until = NULL
-                WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
-                """,
-                [dispatch.id, worker, status.rawValue]
-            ).affectedRowCount == 1
+            let finished =
+                try connection.query(
+                    """
+                    UPDATE dispatches SET status = $3, completed_at = now(), leased_by = NULL, leased_until = NULL
+                    WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+                    """,
+                    [dispatch.id, worker, status.rawValue]
+                ).affectedRowCount == 1
             guard finished else { return false }
             try ActivityLogStatement.insert(log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
             return true
@@ -174,14 +185,15 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     public func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool {
         let dispatch = claimed.dispatch
         return try await pool.transaction { connection in
-            let recorded = try connection.query(
-                """
-                UPDATE dispatches
-                SET broadcast_channel_id = $3, broadcast_status = $4, broadcast_reason = $5, broadcast_at = now()
-                WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
-                """,
-                [dispatch.id, worker, record.channelID.rawValue, record.status, record.reason?.rawValue]
-            ).affectedRowCount == 1
+            let recorded =
+                try connection.query(
+                    """
+                    UPDATE dispatches
+                    SET broadcast_channel_id = $3, broadcast_status = $4, broadcast_reason = $5, broadcast_at = now()
+                    WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
+                    """,
+                    [dispatch.id, worker, record.channelID.rawValue, record.status, record.reason?.rawValue]
+                ).affectedRowCount == 1
             guard recorded else { return false }
             if record.channelGone {
                 _ = try connection.query(

@@ -32,17 +32,18 @@ public struct PostgresDispatchRecords: DispatchRecords {
         try await pool.withConnection { connection in
             // A pending (or scheduled) dispatch ends here; one being delivered keeps its status until its
             // worker stops, which ends it as 'cancelled'.
-            let cancelled = try connection.query(
-                """
-                UPDATE dispatches
-                SET cancel_requested_at = now(),
-                    status = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status END,
-                    completed_at = CASE WHEN status = 'pending' THEN now() ELSE completed_at END
-                WHERE id = $1 AND workspace_id = $2 AND status IN ('pending', 'delivering')
-                  AND superseded_by IS NULL AND cancel_requested_at IS NULL
-                """,
-                [id, workspaceID]
-            ).affectedRowCount == 1
+            let cancelled =
+                try connection.query(
+                    """
+                    UPDATE dispatches
+                    SET cancel_requested_at = now(),
+                        status = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status END,
+                        completed_at = CASE WHEN status = 'pending' THEN now() ELSE completed_at END
+                    WHERE id = $1 AND workspace_id = $2 AND status IN ('pending', 'delivering')
+                      AND superseded_by IS NULL AND cancel_requested_at IS NULL
+                    """,
+                    [id, workspaceID]
+                ).affectedRowCount == 1
             guard let row = try connection.query(Self.select, [id, workspaceID]).first else { return .notFound }
             let record = try Self.record(from: row)
             return cancelled ? .cancelled(record) : .alreadyFinished(record)

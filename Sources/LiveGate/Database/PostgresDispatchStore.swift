@@ -73,7 +73,9 @@ public final class PostgresDispatchStore: DispatchStore {
 
     /// One statement for the whole batch; if it fails on a row (say its app was deleted meanwhile), each
     /// row is tried alone so the others still commit.
-    static func writeUpdates(_ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool) async
+    static func writeUpdates(
+        _ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool
+    ) async
         -> [Result<UpdateResolution, any Error>]
     {
         do {
@@ -83,9 +85,11 @@ public final class PostgresDispatchStore: DispatchStore {
             var results: [Result<UpdateResolution, any Error>] = []
             for dispatch in batch {
                 do {
-                    results.append(.success(try await pool.withConnection {
-                        try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: $0)[0]
-                    }))
+                    results.append(
+                        .success(
+                            try await pool.withConnection {
+                                try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: $0)[0]
+                            }))
                 } catch {
                     results.append(.failure(error))
                 }

@@ -2,7 +2,7 @@ import Foundation
 import PostgresClient
 import UUIDText
 
-/// Newest state first (SPEC §9): a newer update or end makes the unsent pushes of an older unfinished
+/// Newest state first: a newer update or end makes the unsent pushes of an older unfinished
 /// dispatch pointless when it covers that dispatch's audience. Such a dispatch still waiting (`pending`)
 /// ends as `superseded` at once; one being delivered gets `superseded_by`, and its worker stops at its
 /// next batch.

@@ -50,7 +50,9 @@ enum UpdateDispatchStatement {
         planning: .generic)
 
     /// `supersede` false leaves older dispatches alone (a setting for measuring what supersession saves).
-    static func insert(_ dispatches: [Dispatch], supersede: Bool, on connection: PostgresConnection) throws
+    static func insert(
+        _ dispatches: [Dispatch], supersede: Bool, on connection: PostgresConnection
+    ) throws
         -> [UpdateResolution]
     {
         guard !dispatches.isEmpty else { return [] }

@@ -51,7 +51,8 @@ extension DeliveryEngine {
                 for candidate in candidates {
                     let first = found[candidate.claimed.dispatch.id] ?? BatchTargets()
                     if !first.hasChannel, first.targets.count <= SmallDispatch.maximumDevices {
-                        plan.small.append(SmallDispatch(claimed: candidate.claimed, destination: candidate.destination, targets: first.targets))
+                        plan.small.append(
+                            SmallDispatch(claimed: candidate.claimed, destination: candidate.destination, targets: first.targets))
                     } else {
                         plan.large.append(candidate.claimed)
                     }
@@ -68,7 +69,9 @@ extension DeliveryEngine {
                 try await batches.unclaim(excess.map(\.dispatch.id), worker: worker, retryAt: Date() + settings.pollInterval)
                 plan.large.removeLast(excess.count)
             } catch {
-                logger.warning("could not give back dispatches beyond the free slots", metadata: ["dispatches": "\(excess.count)", "error": "\(error)"])
+                logger.warning(
+                    "could not give back dispatches beyond the free slots",
+                    metadata: ["dispatches": "\(excess.count)", "error": "\(error)"])
             }
         }
         return plan

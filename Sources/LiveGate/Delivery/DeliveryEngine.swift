@@ -6,7 +6,7 @@ import PostgresClient
 import ServiceLifecycle
 import UUIDText
 
-/// Sends committed dispatches to APNs (SPEC §7, §9). Claims due dispatches under a lease and, given a
+/// Sends committed dispatches to APNs. Claims due dispatches under a lease and, given a
 /// `DeliveryWorkerSession`, under its session, so several gateways share the work and a crashed one's
 /// dispatches are taken over within a poll interval of its death (after the lease when only the lease
 /// can tell); delivers up to `concurrentDispatches` at once with at most `maximumPushesInFlight` pushes
@@ -115,7 +115,7 @@ public final class DeliveryEngine: Service, Sendable {
                         }
                         // A full claim leaves more due: claim again without waiting for a ring.
                         if claimed.count == room { doorbell.ring() }
-                    } catch where isDatabaseUnavailable(error) {
+                    } catch  where isDatabaseUnavailable(error) {
                         if !paused {
                             paused = true
                             logger.warning("database unavailable: delivery paused", metadata: ["error": "\(error)"])
@@ -213,7 +213,7 @@ public final class DeliveryEngine: Service, Sendable {
                     "milliseconds": "\((ContinuousClock.now - started).inMilliseconds)",
                 ])
             return ending
-        } catch where isDatabaseUnavailable(error) {
+        } catch  where isDatabaseUnavailable(error) {
             logger.warning(
                 "database unavailable mid-delivery: the dispatch is handed back once it answers",
                 metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
@@ -228,7 +228,7 @@ public final class DeliveryEngine: Service, Sendable {
     }
 
     /// The dispatch's next step failed: whatever was sent and not recorded is sent again by whoever
-    /// resumes it (a duplicate is harmless, SPEC §9), so it is released, due at `dueAt`, as soon as the
+    /// resumes it (a duplicate is harmless), so it is released, due at `dueAt`, as soon as the
     /// database answers; another worker may have taken it over first, which is as good. The release is
     /// tried again while the database is away even when the step failed otherwise (an outage can first
     /// show as another error): given up after one try, the dispatch would wait for its lease to run out.
@@ -239,7 +239,7 @@ public final class DeliveryEngine: Service, Sendable {
                 _ = try await queue.release(id, worker: worker, retryAt: dueAt)
                 doorbell.ring()
                 return
-            } catch where isDatabaseUnavailable(error) {
+            } catch  where isDatabaseUnavailable(error) {
                 try? await Task.sleep(for: .milliseconds(250))
             } catch {
                 logger.error("could not hand a dispatch back", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])

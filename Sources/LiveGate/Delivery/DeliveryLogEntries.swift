@@ -4,10 +4,12 @@ import Foundation
 import PostgresClient
 import UUIDText
 
-/// The activity log entries delivery writes (SPEC §8), worded for the person reading the log.
+/// The activity log entries delivery writes, worded for the person reading the log.
 enum DeliveryLogEntries {
     /// The entry for one device's failed push, or nil when there is nothing to report.
-    static func entry(for result: PushResult, target: FanoutTarget, push: LiveActivityPush, dispatch: Dispatch)
+    static func entry(
+        for result: PushResult, target: FanoutTarget, push: LiveActivityPush, dispatch: Dispatch
+    )
         -> ActivityLogEntry?
     {
         var entry = ActivityLogEntry(
@@ -22,7 +24,8 @@ enum DeliveryLogEntries {
             entry.apnsStatus = status
             entry.apnsReason = reason.rawValue
             let when = since.map { " since " + Self.format(milliseconds: $0) } ?? ""
-            entry.message = status == 410
+            entry.message =
+                status == 410
                 ? "APNs says the device token is no longer valid (\(status) \(reason))\(when); the token was removed."
                 : "APNs rejected the device token (\(status) \(reason)); the token was removed."
         case .refused(let status, let reason):
@@ -34,7 +37,8 @@ enum DeliveryLogEntries {
             entry.apnsReason = reason?.rawValue
             entry.message = "APNs did not accept the push after \(attempts) tries (last: \(status)\(reason.map { " \($0)" } ?? ""))."
         case .gaveUp(let attempts, .unreachable(let error)) where error.code == .lostAfterSending:
-            entry.message = "APNs's answer was lost after \(attempts) tries (last: \(error.code.description): \(error.message)); "
+            entry.message =
+                "APNs's answer was lost after \(attempts) tries (last: \(error.code.description): \(error.message)); "
                 + "the connection broke after the push went out, so the device may have received it."
         case .gaveUp(let attempts, .unreachable(let error)):
             entry.message = "APNs could not be reached after \(attempts) tries (last: \(error.code.description): \(error.message))."
@@ -71,19 +75,23 @@ enum DeliveryLogEntries {
         case .delivered:
             return nil
         case _ where outcome.channelGone:
-            entry.message = "APNs no longer knows broadcast channel \(channel)\(answer): it is marked gone and was not "
+            entry.message =
+                "APNs no longer knows broadcast channel \(channel)\(answer): it is marked gone and was not "
                 + "broadcast to; devices with registered tokens still get the update."
         case .gaveUp(let attempts, .unreachable(let error)):
-            entry.message = "The broadcast on channel \(channel) could not reach APNs after \(attempts) tries "
+            entry.message =
+                "The broadcast on channel \(channel) could not reach APNs after \(attempts) tries "
                 + "(last: \(error.code.description): \(error.message)); devices with registered tokens still get the update."
         case .gaveUp(let attempts, .answered):
-            entry.message = "APNs did not accept the broadcast on channel \(channel) after \(attempts) tries (last\(answer)); "
+            entry.message =
+                "APNs did not accept the broadcast on channel \(channel) after \(attempts) tries (last\(answer)); "
                 + "devices with registered tokens still get the update."
         case .credentialRejected, .credentialUnusable:
             entry.type = .invalidPushCredential
             entry.message = credentialProblem(outcome.result, of: " for the broadcast")
         default:
-            entry.message = "APNs refused the broadcast on channel \(channel)\(answer); it is not retried. Devices with "
+            entry.message =
+                "APNs refused the broadcast on channel \(channel)\(answer); it is not retried. Devices with "
                 + "registered tokens still get the update."
         }
         return entry
@@ -92,7 +100,8 @@ enum DeliveryLogEntries {
     static func noCredential(_ dispatch: Dispatch, devices: Int) -> ActivityLogEntry {
         ActivityLogEntry(
             type: .noPushCredential,
-            message: "The app has no APNs push credential (team id, key id and .p8 key), so the message was not sent to \(devices) device\(devices == 1 ? "" : "s").",
+            message:
+                "The app has no APNs push credential (team id, key id and .p8 key), so the message was not sent to \(devices) device\(devices == 1 ? "" : "s").",
             activityID: dispatch.activityID, dispatchID: dispatch.id, externalID: dispatch.externalID)
     }
 
@@ -102,9 +111,11 @@ enum DeliveryLogEntries {
         case (.start, _):
             message = "None of the named users has a push-to-start token for this activity type; nothing was sent."
         case (_, let externalID?):
-            message = "No device of user \"\(externalID)\" has registered a push token under activity_id \"\(dispatch.activityID)\" (or its tokens are over 12 hours old); nothing was sent."
+            message =
+                "No device of user \"\(externalID)\" has registered a push token under activity_id \"\(dispatch.activityID)\" (or its tokens are over 12 hours old); nothing was sent."
         case (_, nil):
-            message = "No device has registered a push token under activity_id \"\(dispatch.activityID)\" (or its tokens are over 12 hours old); nothing was sent."
+            message =
+                "No device has registered a push token under activity_id \"\(dispatch.activityID)\" (or its tokens are over 12 hours old); nothing was sent."
         }
         return ActivityLogEntry(
             type: .other, message: message, activityID: dispatch.activityID, dispatchID: dispatch.id,
@@ -114,7 +125,8 @@ enum DeliveryLogEntries {
     static func expired(_ dispatch: Dispatch) -> ActivityLogEntry {
         ActivityLogEntry(
             type: .other,
-            message: "The message expired (apns-expiration \(format(milliseconds: Int64(dispatch.expiresAt.timeIntervalSince1970 * 1000)))) before it could be delivered.",
+            message:
+                "The message expired (apns-expiration \(format(milliseconds: Int64(dispatch.expiresAt.timeIntervalSince1970 * 1000)))) before it could be delivered.",
             activityID: dispatch.activityID, dispatchID: dispatch.id, externalID: dispatch.externalID)
     }
 
@@ -133,7 +145,8 @@ enum DeliveryLogEntries {
         case nil:
             last = "unknown"
         }
-        entry.message = "Delivery stopped after \(attempts) attempts to reach APNs (last: \(last)); the devices not yet sent to were not sent."
+        entry.message =
+            "Delivery stopped after \(attempts) attempts to reach APNs (last: \(last)); the devices not yet sent to were not sent."
         return entry
     }
 

@@ -10,17 +10,23 @@ public protocol DeliveryQueue: Sendable {
     /// recorded for others to test; nil leaves the lease alone to tell. `excluding` are the dispatches the
     /// worker is delivering now, never claimed twice. Each update or end claimed supersedes the older
     /// unfinished dispatches it covers; one that is itself stopped comes with `stop` set.
-    func claim(worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>)
+    func claim(
+        worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>
+    )
         async throws -> [ClaimedDispatch]
     /// The next devices of the fan-out after `cursor`, in cursor order. Update tokens older than
     /// `tokenLifetime` are left out: their activity is over.
-    func targets(of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration)
+    func targets(
+        of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration
+    )
         async throws -> [FanoutTarget]
     /// How many devices the whole fan-out has (for a log entry when none can be sent).
     func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int
     /// Records a page of fan-out (counts, cursor, token removals, log entries) atomically and extends the
     /// lease; says whether the dispatch was superseded or cancelled meanwhile.
-    func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration)
+    func recordProgress(
+        _ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration
+    )
         async throws -> RecordedProgress
     /// Which of these dispatches (being delivered) were superseded or cancelled since they were claimed.
     func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop]
@@ -32,7 +38,9 @@ public protocol DeliveryQueue: Sendable {
     /// Keeps the lease while a long page is under way.
     func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool
     /// The fan-out is over (`done`) or was given up (`failed`): no longer claimable. `log` is written with it.
-    func finish(_ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry])
+    func finish(
+        _ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry]
+    )
         async throws -> Bool
     /// The channel an update or end of this dispatch's activity is broadcast on, if it has one.
     func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget?

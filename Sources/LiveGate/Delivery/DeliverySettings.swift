@@ -23,7 +23,7 @@ public struct DeliverySettings: Sendable {
     public var pushRetry: RetryPolicy
     /// A whole dispatch, handed back for later when APNs could not be reached at all.
     public var dispatchRetry: RetryPolicy
-    /// Update tokens not refreshed for this long are not sent to and are retired (SPEC: 12 hours, the
+    /// Update tokens not refreshed for this long are not sent to and are retired (12 hours, the
     /// longest a Live Activity lives).
     public var tokenLifetime: Duration
     /// How long apps are kept in memory, so a dispatch costs no app lookup: a changed credential or

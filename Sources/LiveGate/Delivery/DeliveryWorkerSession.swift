@@ -1,4 +1,4 @@
-/// A delivery worker's proof of life that other workers can test (SPEC §9: a dead gateway's work is
+/// A delivery worker's proof of life that other workers can test (a dead gateway's work is
 /// taken over in seconds). While it holds, the dispatches claimed under its number are the worker's own;
 /// once it is gone (the process died, or the database ended the session) any worker takes them over at
 /// once instead of waiting for their lease to run out.

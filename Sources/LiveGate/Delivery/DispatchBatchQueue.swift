@@ -6,7 +6,9 @@ import Foundation
 public protocol DispatchBatchQueue: Sendable {
     /// The first devices of each dispatch's fan-out, at most `limit` each, after its cursor, in one round
     /// trip; and whether the dispatch's activity has a live broadcast channel.
-    func firstTargets(of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration)
+    func firstTargets(
+        of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration
+    )
         async throws -> [UUID: BatchTargets]
     /// The older, superseded deliveries to these dispatches' devices that are still under way
     /// (`DeliveryQueue.supersededDeliveriesStillSending`, for many at once), with the worker of each.

@@ -1,6 +1,6 @@
 import APNsCore
 
-/// The channel an update or end is broadcast on (issue 11): the activity's live or ending channel.
+/// The channel an update or end is broadcast on: the activity's live or ending channel.
 public struct BroadcastTarget: Sendable, Equatable {
     public let channelID: ChannelID
     /// A channel that stores no message takes only `apns-expiration: 0`.

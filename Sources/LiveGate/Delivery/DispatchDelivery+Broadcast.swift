@@ -18,7 +18,7 @@ extension DispatchDelivery {
     }
 
     /// An update or end that is not narrowed to one user goes, once, to its activity's channel when it
-    /// has one (issue 11), before the pushes to the tokens registered under the tag, which devices
+    /// has one, before the pushes to the tokens registered under the tag, which devices
     /// before iOS 18 and apps that do not subscribe still need.
     func broadcast(_ claimed: ClaimedDispatch, to destination: APNsDestination) async throws -> BroadcastStep {
         let dispatch = claimed.dispatch
@@ -36,8 +36,10 @@ extension DispatchDelivery {
             channelGone: outcome.channelGone, log: outcome.isCredentialProblem ? [] : entry.map { [$0] } ?? [])
         logger.debug(
             "broadcast sent",
-            metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "status": "\(outcome.status.map(String.init) ?? "none")",
-                       "retries": "\(retries)"])
+            metadata: [
+                "dispatch_id": "\(dispatch.id.lowercasedText)", "status": "\(outcome.status.map(String.init) ?? "none")",
+                "retries": "\(retries)",
+            ])
         guard try await queue.recordBroadcast(claimed, worker: worker, record: record) else { return .ended(.leaseLost) }
         if outcome.isCredentialProblem {
             // The tokens would be refused for the same reason: stop here, as a page does.

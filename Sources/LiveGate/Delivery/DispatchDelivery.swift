@@ -50,7 +50,10 @@ struct DispatchDelivery: Sendable {
         }
         let leaseLost = NIOLockedValueBox(false)
         return try await withThrowingTaskGroup(of: Ending?.self) { group in
-            group.addTask { await keepLease(dispatch.id, lost: leaseLost); return nil }
+            group.addTask {
+                await keepLease(dispatch.id, lost: leaseLost)
+                return nil
+            }
             defer { group.cancelAll() }
             if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt != nil {
                 // A scheduled end: the activity, and its channel, end now rather than when it was accepted.
@@ -109,7 +112,8 @@ struct DispatchDelivery: Sendable {
                 }
             }
             let next = goOn ? startSending(following, of: dispatch, to: destination) : nil
-            let outcome = await outcomeOnceAPNsIsBack(await sending.value, page: sendingPage, overlapping: next, of: dispatch, to: destination)
+            let outcome = await outcomeOnceAPNsIsBack(
+                await sending.value, page: sendingPage, overlapping: next, of: dispatch, to: destination)
             if let ending = try await settle(outcome, claimed, pageStart: cursor) {
                 _ = await next?.value
                 return ending

@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 /// While the worker's session has held since the claim, yes, at no cost. After the session was lost (a
 /// database restart, or the session ended), another worker may have taken the dispatch over: the delivery
 /// waits until the session is held again, then proves the lease still names this worker before going on.
-/// Without a session (an engine made without one) the lease alone decides, as before.
+/// Without a session (an engine made without one) the lease alone decides.
 struct DispatchOwnership: Sendable {
     let liveness: DeliveryLiveness?
     /// The generation of the session under which ownership was last known.

@@ -1,7 +1,7 @@
 import APNsClient
 
 /// Sends a batch of one app's pushes (or one broadcast) through the sender, under the process-wide
-/// in-flight limit, and retries in place what SPEC §7 says to retry (429, 5xx, no answer) with backoff
+/// in-flight limit, and retries in place what APNs says may be retried (429, 5xx, no answer) with backoff
 /// and jitter: the pushes that need it are sent again together.
 struct PushSending: Sendable {
     let sender: APNsSender
@@ -10,7 +10,9 @@ struct PushSending: Sendable {
 
     /// Each push's result, and how many extra tries it took, in order; nil for a push not sent because
     /// `stop` was raised before its batch (or its retry) got its turn.
-    func send(_ pushes: [LiveActivityPush], to destination: APNsDestination, unless stop: DispatchStopFlag? = nil)
+    func send(
+        _ pushes: [LiveActivityPush], to destination: APNsDestination, unless stop: DispatchStopFlag? = nil
+    )
         async -> [(result: PushResult, retries: Int)?]
     {
         await withRetries(count: pushes.count, stopped: { _ in stop?.raised != nil }) { indices in

@@ -33,7 +33,10 @@ struct SmallDispatchBatch: Sendable {
         }
         guard owned else { return try await handBack(batch) }
         let settlements = try await withThrowingTaskGroup(of: [DispatchSettlement]?.self) { group in
-            group.addTask { await keepLeases(ids); return nil }
+            group.addTask {
+                await keepLeases(ids)
+                return nil
+            }
             defer { group.cancelAll() }
             var settlements: [DispatchSettlement] = []
             var sendable: [SmallDispatch] = []
@@ -78,7 +81,9 @@ struct SmallDispatchBatch: Sendable {
         }
     }
 
-    private func send(_ dispatches: [SmallDispatch], to destination: APNsDestination, flags: [UUID: DispatchStopFlag]) async -> [DispatchSettlement] {
+    private func send(
+        _ dispatches: [SmallDispatch], to destination: APNsDestination, flags: [UUID: DispatchStopFlag]
+    ) async -> [DispatchSettlement] {
         // Stopped meanwhile (superseded or cancelled): nothing of it goes. The others are sending until
         // their answers, and any resent in rounds, are in.
         let goingIDs = sendingNow.begin(dispatches.map(\.id)) { flags[$0] }
@@ -181,7 +186,8 @@ struct SmallDispatchBatch: Sendable {
             let remote = waiting.filter { $0.value.contains { $0.worker != worker } }
             guard !remote.isEmpty else { continue }
             let newer = Set(remote.keys)
-            guard let current = try? await queue.supersededStillSending(before: dispatches.filter { newer.contains($0.id) }.map(\.claimed)) else { return }
+            guard let current = try? await queue.supersededStillSending(before: dispatches.filter { newer.contains($0.id) }.map(\.claimed))
+            else { return }
             let open = Set(current.map(\.older))
             for id in newer { waiting[id] = waiting[id]?.filter { $0.worker == worker || open.contains($0.older) } }
         }

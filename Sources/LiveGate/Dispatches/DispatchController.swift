@@ -48,7 +48,9 @@ public struct DispatchController: Sendable {
         case .alreadyFinished(let record):
             throw APIError(
                 .conflict, "Dispatch already \(record.state.rawValue)",
-                errors: ["dispatch \(id.lowercasedText) is \(record.state.rawValue): only a scheduled, pending or delivering dispatch can be cancelled"])
+                errors: [
+                    "dispatch \(id.lowercasedText) is \(record.state.rawValue): only a scheduled, pending or delivering dispatch can be cancelled"
+                ])
         case .cancelled(let record):
             stops?.stop(id, because: .cancelled)
             context.logger.info("dispatch cancelled", metadata: ["dispatch_id": "\(id.lowercasedText)"])

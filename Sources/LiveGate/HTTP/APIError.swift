@@ -49,7 +49,7 @@ extension APIError {
     /// delay; a refused call costs the gateway one failed connection attempt, so this is no burden.
     public static let databaseRetryAfterSeconds = 2
 
-    /// PostgreSQL cannot be reached (SPEC §9): the call was not accepted, and may be made again. (Had the
+    /// PostgreSQL cannot be reached: the call was not accepted, and may be made again. (Had the
     /// connection broken in the very moment of a commit, it may have been: a message call repeated with
     /// the same `Idempotency-Key` is never accepted twice.)
     public static let databaseUnavailable = APIError(

@@ -2,9 +2,9 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Gives every error Braze's JSON body (SPEC §3), whatever raised it: our own `APIError`s, Hummingbird's
+/// Gives every error Braze's JSON body, whatever raised it: our own `APIError`s, Hummingbird's
 /// 404 and 413, unknown methods (405 with `Allow`), undecodable bodies, PostgreSQL out of reach (503 with
-/// `Retry-After`, SPEC §9), and unexpected failures (500, logged with the request id, the cause never sent
+/// `Retry-After`), and unexpected failures (500, logged with the request id, the cause never sent
 /// to the client).
 public struct ErrorMiddleware: RouterMiddleware {
     public typealias Context = LiveGateRequestContext

@@ -20,7 +20,8 @@ public struct Dispatch: Sendable {
     public let sendAt: Date?
 
     public init(
-        id: UUID = DispatchIdentifier.make(acceptedAt: Date()), workspaceID: UUID, appID: UUID, event: LiveActivityEvent, activityID: String,
+        id: UUID = DispatchIdentifier.make(acceptedAt: Date()), workspaceID: UUID, appID: UUID, event: LiveActivityEvent,
+        activityID: String,
         externalID: String?, payload: [UInt8], priority: APNsPriority, expiresAt: Date,
         sendAt: Date? = nil
     ) {

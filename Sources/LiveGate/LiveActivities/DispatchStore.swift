@@ -1,4 +1,4 @@
-/// Commits accepted dispatches. Each call returns only once its dispatch is durable (SPEC §9).
+/// Commits accepted dispatches. Each call returns only once its dispatch is durable.
 ///
 /// `respond` turns what was resolved into the API's answer; with an idempotency claim that answer is
 /// stored in the same transaction as the dispatch, so a retry can never see one without the other.

@@ -2,7 +2,7 @@ import APNsCore
 import HTTPTypes
 
 /// APNs refuses payloads over 4096 bytes; the API refuses them first, so nothing is accepted that
-/// could never be sent (SPEC §7).
+/// could never be sent.
 enum APNsPayloadLimit {
     static func check(_ payload: [UInt8]) throws(APIError) {
         guard payload.count <= LiveActivityPayload.maximumSize else {

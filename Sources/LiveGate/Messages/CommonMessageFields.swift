@@ -1,7 +1,7 @@
 import APNsCore
 import Foundation
 
-/// The fields `update` and `start` share (SPEC §4–§5).
+/// The fields `update` and `start` share.
 struct CommonMessageFields {
     static let maximumActivityIDLength = 256
 

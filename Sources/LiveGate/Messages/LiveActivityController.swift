@@ -5,7 +5,7 @@ import Logging
 import PostgresClient
 import UUIDText
 
-/// `POST /messages/live_activity/update` and `/start` (SPEC §4–§5): validate, build the APNs payload
+/// `POST /messages/live_activity/update` and `/start`: validate, build the APNs payload
 /// once, commit a dispatch, and only then answer 201.
 public struct LiveActivityController: Sendable {
     let authenticator: APIKeyAuthenticator
@@ -75,7 +75,9 @@ public struct LiveActivityController: Sendable {
         }
         context.logger.info(
             "live activity message accepted",
-            metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "event": "\(dispatch.event)", "app_id": "\(accepted.app.identifier)"])
+            metadata: [
+                "dispatch_id": "\(dispatch.id.lowercasedText)", "event": "\(dispatch.event)", "app_id": "\(accepted.app.identifier)",
+            ])
         return try MessageAcceptance.response(for: outcome)
     }
 
@@ -102,7 +104,9 @@ public struct LiveActivityController: Sendable {
         GatewayMetrics.accepted(dispatch.event, outcome)
         context.logger.info(
             "live activity start accepted",
-            metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "app_id": "\(accepted.app.identifier)", "users": "\(message.users.count)"])
+            metadata: [
+                "dispatch_id": "\(dispatch.id.lowercasedText)", "app_id": "\(accepted.app.identifier)", "users": "\(message.users.count)",
+            ])
         return try MessageAcceptance.response(for: outcome)
     }
 

@@ -1,7 +1,7 @@
 import APNsCore
 import Foundation
 
-/// A validated `POST /messages/live_activity/start` body (SPEC §5).
+/// A validated `POST /messages/live_activity/start` body.
 struct LiveActivityStartRequest {
     static let maximumUsers = 50
 

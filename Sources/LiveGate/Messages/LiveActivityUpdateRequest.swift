@@ -1,7 +1,7 @@
 import APNsCore
 import Foundation
 
-/// A validated `POST /messages/live_activity/update` body (SPEC §4).
+/// A validated `POST /messages/live_activity/update` body.
 struct LiveActivityUpdateRequest {
     var common: CommonMessageFields
     var endActivity: Bool

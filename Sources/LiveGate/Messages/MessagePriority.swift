@@ -1,6 +1,6 @@
 import APNsCore
 
-/// SPEC §4: 10 by default, 5 for a `content-available` message, and an explicit `priority` or
+/// A message's APNs priority: 10 by default, 5 for a `content-available` message, and an explicit `priority` or
 /// `notification.apns_priority` wins (the two must agree when both are given).
 enum MessagePriority {
     static func resolve(_ fields: FieldReader, notification: ApplePushOptions) -> APNsPriority {

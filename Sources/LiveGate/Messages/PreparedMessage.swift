@@ -11,7 +11,8 @@ struct PreparedMessage {
 
     func dispatch(event: LiveActivityEvent, externalID: String?) -> Dispatch {
         Dispatch(
-            id: DispatchIdentifier.make(acceptedAt: acceptedAt), workspaceID: app.workspaceID, appID: app.id, event: event, activityID: common.activityID,
+            id: DispatchIdentifier.make(acceptedAt: acceptedAt), workspaceID: app.workspaceID, appID: app.id, event: event,
+            activityID: common.activityID,
             externalID: externalID, payload: payload, priority: common.priority,
             expiresAt: (common.sendAt ?? acceptedAt) + MessageClock.defaultExpiry, sendAt: common.sendAt)
     }

@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 
-/// Counts each call of a rate-limited endpoint against its workspace's hourly limit (SPEC §3) once the
+/// Counts each call of a rate-limited endpoint against its workspace's hourly limit once the
 /// key is known, before anything else is done: over the limit it is a 429 and nothing is recorded.
 /// Every answer after that, success or error, carries the `X-RateLimit-*` headers.
 public struct RateLimitMiddleware: RouterMiddleware {

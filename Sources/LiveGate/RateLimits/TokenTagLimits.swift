@@ -50,13 +50,15 @@ public struct TokenTagLimits: Sendable {
     static func addressRefusal(_ decision: RateLimitDecision) -> APIError {
         APIError(
             .tooManyRequests,
-            "Rate limit exceeded: at most \(decision.limit) calls to /push_token_tag per minute from one address; retry after \(decision.retryAfter) seconds")
+            "Rate limit exceeded: at most \(decision.limit) calls to /push_token_tag per minute from one address; retry after \(decision.retryAfter) seconds"
+        )
     }
 
     static func appRefusal(_ decision: RateLimitDecision) -> APIError {
         APIError(
             .tooManyRequests,
-            "Rate limit exceeded: this app may register at most \(decision.limit) push tokens per minute; retry after \(decision.retryAfter) seconds")
+            "Rate limit exceeded: this app may register at most \(decision.limit) push tokens per minute; retry after \(decision.retryAfter) seconds"
+        )
     }
 }
 

@@ -12,7 +12,8 @@ extension SDKAuthentication {
             let accepted = Set(keys.map(\.algorithm.rawValue)).sorted().joined(separator: " or ")
             throw SDKTokenError(
                 .unsupportedAlgorithm,
-                "the token is signed with \(token.algorithm.rawValue), but this app's keys check \(accepted.isEmpty ? "nothing" : accepted)")
+                "the token is signed with \(token.algorithm.rawValue), but this app's keys check \(accepted.isEmpty ? "nothing" : accepted)"
+            )
         }
         guard candidates.contains(where: { $0.verify(signature: token.signature, of: token.signingInput) }) else {
             throw SDKTokenError(.badSignature, "the token's signature does not match this app's public keys")

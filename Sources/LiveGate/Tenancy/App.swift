@@ -1,7 +1,7 @@
 import APNsClient
 import Foundation
 
-/// An iOS app whose Live Activities a workspace drives (SPEC §2).
+/// An iOS app whose Live Activities a workspace drives.
 public struct App: Sendable, Equatable {
     public let id: UUID
     public let workspaceID: UUID

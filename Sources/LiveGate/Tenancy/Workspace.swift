@@ -1,6 +1,6 @@
 import Foundation
 
-/// A tenant: owns apps, users, API keys and one hourly rate limit (SPEC §2).
+/// A tenant: owns apps, users, API keys and one hourly rate limit.
 public struct Workspace: Sendable, Equatable {
     public static let defaultRateLimitPerHour = 250_000
 

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// `POST /push_token_tag` (SPEC §6): where the SDK reports update and push-to-start tokens. There is no
+/// `POST /push_token_tag`: where the SDK reports update and push-to-start tokens. There is no
 /// REST key on a device; the `app_id` says which app, and its workspace owns the users made here. An app
 /// that enforces SDK authentication wants a JWT for the `external_id` a call names; every call counts
 /// against the abuse limits (`TokenTagLimits`), whose `X-RateLimit-*` headers every answer carries.

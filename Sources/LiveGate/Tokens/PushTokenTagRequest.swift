@@ -1,6 +1,6 @@
 import APNsCore
 
-/// A validated `POST /push_token_tag` body (SPEC §6).
+/// A validated `POST /push_token_tag` body.
 struct PushTokenTagRequest {
     var appID: String
     var registration: TokenRegistration

@@ -1,6 +1,6 @@
 import APNsCore
 
-/// One `/push_token_tag` call, validated (SPEC §6).
+/// One `/push_token_tag` call, validated.
 public struct TokenRegistration: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// An update token, registered under the tag the API's `activity_id` names.

@@ -2,8 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("APNs sender")
 struct APNsSenderTests {

@@ -3,8 +3,8 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("APNs simulator control API (/_sim/)")
 struct APNsSimulatorControlTests {
@@ -92,7 +92,9 @@ struct APNsSimulatorControlTests {
             let set = try await control.request("PUT", "/_sim/tokens/\(token.uppercased())", body: #"{"status":410}"#)
             #expect(set.status == 200)
             #expect(set.text == #"{"status":410,"reason":"Unregistered"}"#)
-            guard case .answered(let response) = await sender.send(APNsSimulatorTests.push(token), app: app), response.status == 410, response.reason == .unregistered, let timestamp = response.timestamp else {
+            guard case .answered(let response) = await sender.send(APNsSimulatorTests.push(token), app: app), response.status == 410,
+                response.reason == .unregistered, let timestamp = response.timestamp
+            else {
                 Issue.record("410 Unregistered with a timestamp expected")
                 return
             }
@@ -114,17 +116,25 @@ struct APNsSimulatorControlTests {
             let once = try await control.request(
                 "PUT", "/_sim/tokens/\(flaky)", body: #"{"status":500,"reason":"InternalServerError","times":1}"#)
             #expect(once.text == #"{"status":500,"reason":"InternalServerError","times":1}"#)
-            #expect(try await control.request("PUT", "/_sim/tokens/\(throttled)", body: #"{"status":429}"#).text
-                == #"{"status":429,"reason":"TooManyRequests"}"#)
-            #expect(try await control.request("PUT", "/_sim/tokens/\(expired)", body: #"{"status":410,"reason":"ExpiredToken"}"#).text
-                == #"{"status":410,"reason":"ExpiredToken"}"#)
+            #expect(
+                try await control.request("PUT", "/_sim/tokens/\(throttled)", body: #"{"status":429}"#).text
+                    == #"{"status":429,"reason":"TooManyRequests"}"#)
+            #expect(
+                try await control.request("PUT", "/_sim/tokens/\(expired)", body: #"{"status":410,"reason":"ExpiredToken"}"#).text
+                    == #"{"status":410,"reason":"ExpiredToken"}"#)
 
-            #expect(await sender.send(APNsSimulatorTests.push(flaky), app: app) == .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
+            #expect(
+                await sender.send(APNsSimulatorTests.push(flaky), app: app)
+                    == .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
             #expect(await sender.send(APNsSimulatorTests.push(flaky), app: app) == Self.delivered)
             for _ in 0..<2 {
-                #expect(await sender.send(APNsSimulatorTests.push(throttled), app: app) == .answered(APNsResponse(status: 429, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .tooManyRequests)))
+                #expect(
+                    await sender.send(APNsSimulatorTests.push(throttled), app: app)
+                        == .answered(APNsResponse(status: 429, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .tooManyRequests)))
             }
-            guard case .answered(let response) = await sender.send(APNsSimulatorTests.push(expired), app: app), response.status == 410, response.reason == .expiredToken, response.timestamp != nil else {
+            guard case .answered(let response) = await sender.send(APNsSimulatorTests.push(expired), app: app), response.status == 410,
+                response.reason == .expiredToken, response.timestamp != nil
+            else {
                 Issue.record("410 ExpiredToken with a timestamp expected")
                 return
             }
@@ -167,26 +177,38 @@ struct APNsSimulatorControlTests {
     /// Each refused with a status and a message saying what to send instead; none changes anything.
     static let badRequests: [(method: String, path: String, body: String?, status: Int, answer: String)] = [
         ("PUT", "/_sim/tokens/zz", #"{"status":410}"#, 400, #"{"error":"'zz' is not a device token in hex"}"#),
-        ("PUT", "/_sim/tokens/aabb", "[]", 400,
-         #"{"error":"the body must be a JSON object such as {\"status\":410} or {\"delay_ms\":200}"}"#),
+        (
+            "PUT", "/_sim/tokens/aabb", "[]", 400,
+            #"{"error":"the body must be a JSON object such as {\"status\":410} or {\"delay_ms\":200}"}"#
+        ),
         ("PUT", "/_sim/tokens/aabb", "{}", 400, #"{"error":"give status (with reason, times) or delay_ms"}"#),
-        ("PUT", "/_sim/tokens/aabb", #"{"colour":"red"}"#, 400,
-         #"{"error":"unknown field 'colour': use status, reason, times or delay_ms"}"#),
-        ("PUT", "/_sim/tokens/aabb", #"{"status":410,"delay_ms":5}"#, 400,
-         #"{"error":"delay_ms cannot be combined with status, reason or times"}"#),
+        (
+            "PUT", "/_sim/tokens/aabb", #"{"colour":"red"}"#, 400,
+            #"{"error":"unknown field 'colour': use status, reason, times or delay_ms"}"#
+        ),
+        (
+            "PUT", "/_sim/tokens/aabb", #"{"status":410,"delay_ms":5}"#, 400,
+            #"{"error":"delay_ms cannot be combined with status, reason or times"}"#
+        ),
         ("PUT", "/_sim/tokens/aabb", #"{"status":200}"#, 400, #"{"error":"status must be an integer from 400 to 599"}"#),
         ("PUT", "/_sim/tokens/aabb", #"{"status":"410"}"#, 400, #"{"error":"status must be an integer from 400 to 599"}"#),
         ("PUT", "/_sim/tokens/aabb", #"{"status":418}"#, 400, #"{"error":"status 418 has no usual APNs reason: give one in reason"}"#),
-        ("PUT", "/_sim/tokens/aabb", #"{"status":500,"reason":"a\"b"}"#, 400,
-         #"{"error":"reason must be an APNs reason such as \"Unregistered\" (letters and digits)"}"#),
+        (
+            "PUT", "/_sim/tokens/aabb", #"{"status":500,"reason":"a\"b"}"#, 400,
+            #"{"error":"reason must be an APNs reason such as \"Unregistered\" (letters and digits)"}"#
+        ),
         ("PUT", "/_sim/tokens/aabb", #"{"status":500,"times":0}"#, 400, #"{"error":"times must be an integer from 1 to 1000000"}"#),
         ("PUT", "/_sim/tokens/aabb", #"{"delay_ms":1.5}"#, 400, #"{"error":"delay_ms must be an integer from 0 to 600000"}"#),
         ("GET", "/_sim/tokens/aabb", nil, 405, #"{"error":"/_sim/tokens/<hex> takes PUT or DELETE"}"#),
         ("POST", "/_sim/pushes", "{}", 405, #"{"error":"/_sim/pushes takes GET or DELETE"}"#),
-        ("GET", "/_sim/nothing", nil, 404,
-         #"{"error":"no simulator endpoint GET /_sim/nothing: see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults"}"#),
-        ("GET", "/_sim/tokens/aabb/cc", nil, 404,
-         #"{"error":"no simulator endpoint GET /_sim/tokens/aabb/cc: see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults"}"#),
+        (
+            "GET", "/_sim/nothing", nil, 404,
+            #"{"error":"no simulator endpoint GET /_sim/nothing: see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults"}"#
+        ),
+        (
+            "GET", "/_sim/tokens/aabb/cc", nil, 404,
+            #"{"error":"no simulator endpoint GET /_sim/tokens/aabb/cc: see /_sim/pushes, /_sim/tokens/<hex>, /_sim/broadcasts, /_sim/channels, /_sim/apps/<bundle id>, /_sim/settings and /_sim/faults"}"#
+        ),
     ]
 
     @Test func badControlRequestsAreRefusedClearly() async throws {

@@ -3,8 +3,8 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// The faults through the simulator's control API (`/_sim/faults…`), as a script or a test that runs
 /// the simulator as a process of its own sets them.
@@ -20,12 +20,14 @@ struct APNsSimulatorFaultControlTests {
     @Test func aTokenFaultIsSetShownUsedUpAndListedWithThePush() async throws {
         try await APNsSimulatorControlTests.withSimulator { _, app, sender, control in
             let set = try await control.request(
-                "PUT", "/_sim/faults/tokens/\(Self.token.uppercased())", body: #"{"fault":"reset_stream","error_code":"refused_stream","times":2}"#)
+                "PUT", "/_sim/faults/tokens/\(Self.token.uppercased())",
+                body: #"{"fault":"reset_stream","error_code":"refused_stream","times":2}"#)
             #expect(set.status == 200)
             #expect(set.text == #"{"fault":"reset_stream","error_code":"REFUSED_STREAM","times":2}"#)
             #expect(
                 try await control.request("GET", "/_sim/faults").text
-                    == #"{"tokens":{"\#(Self.token)":{"fault":"reset_stream","error_code":"REFUSED_STREAM","times":2}},"streams":null,"goaway":null,"tls":null,"report":{"connections":1,"tls_refused":0,"goaways_sent":0,"streams_reset":0,"closed_connections":[]}}"#)
+                    == #"{"tokens":{"\#(Self.token)":{"fault":"reset_stream","error_code":"REFUSED_STREAM","times":2}},"streams":null,"goaway":null,"tls":null,"report":{"connections":1,"tls_refused":0,"goaways_sent":0,"streams_reset":0,"closed_connections":[]}}"#
+            )
 
             for _ in 0..<2 {
                 #expect(Self.transportError(await sender.send(APNsSimulatorTests.push(Self.token), app: app)) == .lostAfterSending)
@@ -57,10 +59,12 @@ struct APNsSimulatorFaultControlTests {
 
     @Test func connectionFaultsAreSetShownAndCleared() async throws {
         try await APNsSimulatorControlTests.withSimulator { _, app, sender, control in
-            #expect(try await control.request("PUT", "/_sim/faults/goaway", body: #"{"after_streams":2,"connections":1}"#).text
-                == #"{"after_streams":2,"connections":1}"#)
-            #expect(try await control.request("PUT", "/_sim/faults/streams", body: #"{"every":4,"fault":"close_after_headers"}"#).text
-                == #"{"every":4,"fault":"close_after_headers"}"#)
+            #expect(
+                try await control.request("PUT", "/_sim/faults/goaway", body: #"{"after_streams":2,"connections":1}"#).text
+                    == #"{"after_streams":2,"connections":1}"#)
+            #expect(
+                try await control.request("PUT", "/_sim/faults/streams", body: #"{"every":4,"fault":"close_after_headers"}"#).text
+                    == #"{"every":4,"fault":"close_after_headers"}"#)
             // The control client's connection is open already: the refusal is for the sender's.
             #expect(try await control.request("PUT", "/_sim/faults/tls", body: #"{"connections":1}"#).text == #"{"connections":1}"#)
             let window = try await control.request("PUT", "/_sim/faults/tls", body: #"{"for_ms":60000}"#)
@@ -68,7 +72,8 @@ struct APNsSimulatorFaultControlTests {
             #expect(try await control.request("PUT", "/_sim/faults/tls", body: #"{"connections":1}"#).status == 200)
             #expect(
                 try await control.request("GET", "/_sim/faults").text
-                    == #"{"tokens":{},"streams":{"every":4,"fault":"close_after_headers"},"goaway":{"after_streams":2,"connections":1},"tls":{"connections":1},"report":{"connections":1,"tls_refused":0,"goaways_sent":0,"streams_reset":0,"closed_connections":[]}}"#)
+                    == #"{"tokens":{},"streams":{"every":4,"fault":"close_after_headers"},"goaway":{"after_streams":2,"connections":1},"tls":{"connections":1},"report":{"connections":1,"tls_refused":0,"goaways_sent":0,"streams_reset":0,"closed_connections":[]}}"#
+            )
 
             #expect(Self.transportError(await sender.send(APNsSimulatorTests.push(Self.token), app: app)) == .tlsFailed)
             // Past the client's backoff after a refused handshake (100 ms), the next push tries again.
@@ -90,24 +95,40 @@ struct APNsSimulatorFaultControlTests {
     /// Each refused with a message saying what to send instead; none changes anything.
     static let badRequests: [(method: String, path: String, body: String?, status: Int, answer: String)] = [
         ("PUT", "/_sim/faults/tokens/zz", #"{"fault":"close_before_answer"}"#, 400, #"{"error":"'zz' is not a device token in hex"}"#),
-        ("PUT", "/_sim/faults/tokens/aabb", "[]", 400,
-         #"{"error":"the body must be a JSON object such as {\"fault\":\"close_before_answer\"}"}"#),
-        ("PUT", "/_sim/faults/tokens/aabb", #"{"fault":"explode"}"#, 400,
-         #"{"error":"fault must be one of reset_stream, close_before_answer, close_after_headers, got 'explode'"}"#),
-        ("PUT", "/_sim/faults/tokens/aabb", #"{"times":2}"#, 400,
-         #"{"error":"give fault: reset_stream, close_before_answer, close_after_headers"}"#),
-        ("PUT", "/_sim/faults/tokens/aabb", #"{"fault":"reset_stream","error_code":"OOPS"}"#, 400,
-         #"{"error":"error_code must be an HTTP/2 error code such as REFUSED_STREAM or INTERNAL_ERROR"}"#),
-        ("PUT", "/_sim/faults/tokens/aabb", #"{"fault":"close_after_headers","error_code":"CANCEL"}"#, 400,
-         #"{"error":"error_code goes only with reset_stream"}"#),
-        ("PUT", "/_sim/faults/tokens/aabb", #"{"fault":"close_before_answer","times":0}"#, 400,
-         #"{"error":"times must be an integer from 1 to 1000000"}"#),
-        ("PUT", "/_sim/faults/tokens/aabb", #"{"fault":"close_before_answer","delay_ms":5}"#, 400,
-         #"{"error":"unknown field 'delay_ms': use times, fault, error_code"}"#),
+        (
+            "PUT", "/_sim/faults/tokens/aabb", "[]", 400,
+            #"{"error":"the body must be a JSON object such as {\"fault\":\"close_before_answer\"}"}"#
+        ),
+        (
+            "PUT", "/_sim/faults/tokens/aabb", #"{"fault":"explode"}"#, 400,
+            #"{"error":"fault must be one of reset_stream, close_before_answer, close_after_headers, got 'explode'"}"#
+        ),
+        (
+            "PUT", "/_sim/faults/tokens/aabb", #"{"times":2}"#, 400,
+            #"{"error":"give fault: reset_stream, close_before_answer, close_after_headers"}"#
+        ),
+        (
+            "PUT", "/_sim/faults/tokens/aabb", #"{"fault":"reset_stream","error_code":"OOPS"}"#, 400,
+            #"{"error":"error_code must be an HTTP/2 error code such as REFUSED_STREAM or INTERNAL_ERROR"}"#
+        ),
+        (
+            "PUT", "/_sim/faults/tokens/aabb", #"{"fault":"close_after_headers","error_code":"CANCEL"}"#, 400,
+            #"{"error":"error_code goes only with reset_stream"}"#
+        ),
+        (
+            "PUT", "/_sim/faults/tokens/aabb", #"{"fault":"close_before_answer","times":0}"#, 400,
+            #"{"error":"times must be an integer from 1 to 1000000"}"#
+        ),
+        (
+            "PUT", "/_sim/faults/tokens/aabb", #"{"fault":"close_before_answer","delay_ms":5}"#, 400,
+            #"{"error":"unknown field 'delay_ms': use times, fault, error_code"}"#
+        ),
         ("PUT", "/_sim/faults/streams", #"{"fault":"close_before_answer"}"#, 400, #"{"error":"give every: which pushes meet the fault"}"#),
         ("PUT", "/_sim/faults/goaway", #"{"after_streams":0}"#, 400, #"{"error":"after_streams must be an integer from 1 to 1000000"}"#),
-        ("PUT", "/_sim/faults/goaway", "{}", 400,
-         #"{"error":"give after_streams: the streams a connection carries before its GOAWAY"}"#),
+        (
+            "PUT", "/_sim/faults/goaway", "{}", 400,
+            #"{"error":"give after_streams: the streams a connection carries before its GOAWAY"}"#
+        ),
         ("PUT", "/_sim/faults/tls", #"{"connections":1,"for_ms":10}"#, 400, #"{"error":"give either connections or for_ms"}"#),
         ("PUT", "/_sim/faults/tls", #"{"for_ms":"soon"}"#, 400, #"{"error":"for_ms must be an integer from 1 to 3600000"}"#),
         ("GET", "/_sim/faults/tls", nil, 405, #"{"error":"/_sim/faults/tls takes PUT or DELETE"}"#),

@@ -3,8 +3,8 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// Each fault of the simulator, as the gateway's HTTP/2 client (libcurl 7.88) meets it, one push at a
 /// time: what the sender reports, and what the simulator recorded as received.

@@ -2,8 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// `livegate apns-sim --latency-ms N --max-streams M` as a separate process, met by real clients: nghttp
 /// reads the advertised limit, the gateway's sender keeps to it, and a hundred requests at once are each
@@ -51,7 +51,8 @@ struct APNsSimulatorOptionsTests {
             let shown = try await Self.settings(control)
             #expect(shown["max_streams"] as? Int == 7 && shown["latency_ms"] as? Int == 300, "\(shown)")
 
-            let sender = APNsSender(transport: .init(maximumConnectionsPerHost: 1, maximumStreamsPerConnection: 100, trustedCAFile: certificate))
+            let sender = APNsSender(
+                transport: .init(maximumConnectionsPerHost: 1, maximumStreamsPerConnection: 100, trustedCAFile: certificate))
             let failure: (any Error)?
             do {
                 try await TestDatabase.with { database in
@@ -147,7 +148,8 @@ struct APNsSimulatorOptionsTests {
             ]
             for (body, error) in refused {
                 let response = try await control.request("PUT", "/_sim/settings", body: body)
-                #expect(response.status == 400 && response.text == #"{"error":"\#(error)"}"#, "\(body): \(response.status) \(response.text)")
+                #expect(
+                    response.status == 400 && response.text == #"{"error":"\#(error)"}"#, "\(body): \(response.status) \(response.text)")
             }
             let post = try await control.request("POST", "/_sim/settings", body: #"{"max_streams":5}"#)
             #expect(post.status == 405 && post.text == #"{"error":"/_sim/settings takes GET or PUT"}"#, "\(post.text)")

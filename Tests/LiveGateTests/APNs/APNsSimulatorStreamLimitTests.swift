@@ -4,8 +4,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import NIOCore
-import Testing
 import TestSupport
+import Testing
 
 /// The simulator's latency and stream limit (`--latency-ms`, `--max-streams`, `/_sim/settings`), as
 /// the gateway's HTTP/2 client (libcurl 7.88) meets them over TLS: answers come no sooner than the

@@ -2,8 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("livegate apns-sim --tls", .heavy)
 struct APNsSimulatorTLSCommandTests {
@@ -27,8 +27,10 @@ struct APNsSimulatorTLSCommandTests {
             let port = LiveGateBinary.freePort()
             let process = try BackgroundProcess(
                 LiveGateBinary.path,
-                ["apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificateFile,
-                 "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8"])
+                [
+                    "apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificateFile,
+                    "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8",
+                ])
             if (try? await BackgroundProcess.waitForPort(port)) != nil, await Self.isSimulator(port: port, caFile: certificateFile) {
                 started = (process, port)
             } else {
@@ -68,7 +70,9 @@ struct APNsSimulatorTLSCommandTests {
                 #expect(set.status == 200)
                 #expect(set.text == #"{"status":410,"reason":"Unregistered"}"#)
                 let removed = await sender.send(APNsSimulatorTests.push(gone), app: app)
-                guard case .answered(let response) = removed, response.status == 410, response.reason == .unregistered, response.timestamp != nil else {
+                guard case .answered(let response) = removed, response.status == 410, response.reason == .unregistered,
+                    response.timestamp != nil
+                else {
                     Issue.record("410 Unregistered with a timestamp expected, got \(removed)")
                     return
                 }
@@ -120,10 +124,14 @@ struct APNsSimulatorTLSCommandTests {
     }
 
     @Test(arguments: [
-        (["--tls", "--tls-certificate", "cert.pem", "--tls-key", "key.pem"],
-         "--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both"),
-        (["--tls", "--tls-key", "key.pem"],
-         "--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both"),
+        (
+            ["--tls", "--tls-certificate", "cert.pem", "--tls-key", "key.pem"],
+            "--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both"
+        ),
+        (
+            ["--tls", "--tls-key", "key.pem"],
+            "--tls makes its own certificate: give either --tls or --tls-certificate with --tls-key, not both"
+        ),
         (["--tls-certificate-out", "cert.pem"], "--tls-certificate-out writes the certificate --tls makes: add --tls"),
         (["--tls-certificate", "cert.pem"], "--tls-certificate and --tls-key go together"),
     ])

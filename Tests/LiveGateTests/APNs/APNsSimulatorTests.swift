@@ -5,8 +5,8 @@ import Foundation
 import LiveGate
 import Logging
 import NIOConcurrencyHelpers
-import Testing
 import TestSupport
+import Testing
 
 @Suite("APNs simulator, driven by the gateway's sender")
 struct APNsSimulatorTests {
@@ -38,7 +38,11 @@ struct APNsSimulatorTests {
         }
     }
 
-    static func push(_ token: String, payload: String = #"{"aps":{"timestamp":1685952000,"event":"update","content-state":{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}}}"#) -> LiveActivityPush {
+    static func push(
+        _ token: String,
+        payload: String =
+            #"{"aps":{"timestamp":1685952000,"event":"update","content-state":{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}}}"#
+    ) -> LiveActivityPush {
         LiveActivityPush(
             deviceToken: PushToken(hex: token)!, payload: Array(payload.utf8), priority: .conservesPower,
             expiresAt: Date(timeIntervalSince1970: 1_685_995_200), apnsID: UUID(uuidString: "123E4567-E89B-12D3-A456-426614174000")!)
@@ -47,7 +51,9 @@ struct APNsSimulatorTests {
     @Test func theSimulatorReceivesExactlyTheHeadersAndPayload() async throws {
         try await Self.withSimulator { simulator, app, sender, _ in
             let token = String(repeating: "a1", count: 32)
-            #expect(await sender.send(Self.push(token), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            #expect(
+                await sender.send(Self.push(token), app: app)
+                    == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
             let received = simulator.received
             #expect(received.count == 1)
             let push = try #require(received.first)
@@ -71,14 +77,22 @@ struct APNsSimulatorTests {
             simulator.setBehavior(.failFirst(times: 1, status: 500, reason: "InternalServerError"), for: flaky)
             simulator.setBehavior(.fail(status: 429, reason: "TooManyRequests"), for: throttled)
 
-            guard case .answered(let response) = await sender.send(Self.push(gone), app: app), response.status == 410, response.reason == .unregistered, let timestamp = response.timestamp else {
+            guard case .answered(let response) = await sender.send(Self.push(gone), app: app), response.status == 410,
+                response.reason == .unregistered, let timestamp = response.timestamp
+            else {
                 Issue.record("410 Unregistered with a timestamp expected")
                 return
             }
             #expect(abs(Double(timestamp) / 1000 - Date().timeIntervalSince1970) < 60)
-            #expect(await sender.send(Self.push(flaky), app: app) == .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
-            #expect(await sender.send(Self.push(flaky), app: app) != .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
-            #expect(await sender.send(Self.push(throttled), app: app) == .answered(APNsResponse(status: 429, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .tooManyRequests)))
+            #expect(
+                await sender.send(Self.push(flaky), app: app)
+                    == .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
+            #expect(
+                await sender.send(Self.push(flaky), app: app)
+                    != .answered(APNsResponse(status: 500, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .internalServerError)))
+            #expect(
+                await sender.send(Self.push(throttled), app: app)
+                    == .answered(APNsResponse(status: 429, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .tooManyRequests)))
             // 500 then 200: delivered once, after the retry.
             #expect(simulator.received.map(\.deviceToken) == [flaky])
         }
@@ -88,10 +102,15 @@ struct APNsSimulatorTests {
         try await Self.withSimulator { simulator, app, sender, _ in
             let token = String(repeating: "e5", count: 32)
             let tooBig = #"{"aps":{"timestamp":1,"event":"update","content-state":{"s":"\#(String(repeating: "x", count: 4100))"}}}"#
-            #expect(await sender.send(Self.push(token, payload: tooBig), app: app) == .answered(APNsResponse(status: 413, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .payloadTooLarge)))
+            #expect(
+                await sender.send(Self.push(token, payload: tooBig), app: app)
+                    == .answered(APNsResponse(status: 413, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .payloadTooLarge)))
             #expect(
                 await sender.send(Self.push(token, payload: #"{"aps":{"event":"update"}}"#), app: app)
-                    == .answered(APNsResponse(status: 400, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: APNsReason(rawValue: "BadLiveActivityPayload"))))
+                    == .answered(
+                        APNsResponse(
+                            status: 400, apnsID: "123e4567-e89b-12d3-a456-426614174000",
+                            reason: APNsReason(rawValue: "BadLiveActivityPayload"))))
             #expect(simulator.received.isEmpty)
         }
     }
@@ -105,7 +124,9 @@ struct APNsSimulatorTests {
             _ = try tokens.token(for: try #require(app.credentials))
             clock.withLockedValue { $0 = $0.addingTimeInterval(49 * 60) }
             let token = String(repeating: "f6", count: 32)
-            #expect(await sender.send(Self.push(token), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            #expect(
+                await sender.send(Self.push(token), app: app)
+                    == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
             #expect(simulator.rejections["ExpiredProviderToken"] == 1)
             #expect(simulator.received.count == 1)
         }
@@ -121,7 +142,9 @@ struct APNsSimulatorTests {
                     credentials: APNsCredentials(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: stranger.privatePEM))
             }
             let token = String(repeating: "07", count: 32)
-            #expect(await sender.send(Self.push(token), app: impostor) == .answered(APNsResponse(status: 403, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .invalidProviderToken)))
+            #expect(
+                await sender.send(Self.push(token), app: impostor)
+                    == .answered(APNsResponse(status: 403, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .invalidProviderToken)))
             #expect(simulator.rejections["InvalidProviderToken"] == 2, "the first token and its one renewal")
             #expect(simulator.received.isEmpty)
         }
@@ -148,7 +171,9 @@ struct APNsSimulatorTests {
             let opener = String(repeating: "1b", count: 32)
             let lost = String(repeating: "2c", count: 32)
             // A connection to reuse: libcurl sends a request again only when it was on a reused one.
-            #expect(await sender.send(Self.push(opener), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            #expect(
+                await sender.send(Self.push(opener), app: app)
+                    == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
             simulator.setFault(.closeBeforeAnswer, for: lost)
             let result = await sender.send(Self.push(lost), app: app)
             guard case .unreachable(let error) = result else {
@@ -158,7 +183,9 @@ struct APNsSimulatorTests {
             #expect(error.code == .lostAfterSending)
             #expect(simulator.received.map(\.deviceToken) == [opener, lost], "the lost push arrived once")
             // The next push opens a new connection.
-            #expect(await sender.send(Self.push(opener), app: app) == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+            #expect(
+                await sender.send(Self.push(opener), app: app)
+                    == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
         }
     }
 
@@ -253,7 +280,10 @@ struct APNsSimulatorCommandTests {
             let delivered = await sender.send(push, app: app)
             #expect(delivered == .answered(APNsResponse(status: 200, apnsID: "123e4567-e89b-12d3-a456-426614174000")), "\(delivered)")
             let refused = await sender.send(push, app: impostor)
-            #expect(refused == .answered(APNsResponse(status: 403, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .invalidProviderToken)), "\(refused)")
+            #expect(
+                refused
+                    == .answered(APNsResponse(status: 403, apnsID: "123e4567-e89b-12d3-a456-426614174000", reason: .invalidProviderToken)),
+                "\(refused)")
             await sender.shutdown()
         }
     }

@@ -1,7 +1,7 @@
 import APNsClient
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// aioapns (PyPI), a Python APNs client people send Live Activities with, against `livegate apns-sim`:
 /// it sends `host` rather than `:authority` and reads every DATA frame as JSON, both of which APNs

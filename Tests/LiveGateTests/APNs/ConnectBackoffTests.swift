@@ -1,8 +1,8 @@
 import APNsClient
 import APNsSimulator
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// An endpoint that takes no connection is probed, not met by every request with a handshake of its
 /// own; once a probe gets an answer, the requests that waited for it go out.

@@ -1,8 +1,8 @@
 import APNsClient
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// The libcurl HTTP/2 client against nghttpd, a real HTTP/2 server (nghttp2's), over h2c and TLS.
 @Suite("HTTP/2 client on libcurl multi")
@@ -75,7 +75,8 @@ struct CurlHTTP2ClientTests {
         defer { certificate.remove() }
         try await Self.withEchoServer(tls: certificate) { port in
             let client = CurlHTTP2Client(
-                configuration: .init(maximumConnectionsPerHost: 2, maximumStreamsPerConnection: 5, trustedCAFile: certificate.certificateFile))
+                configuration: .init(
+                    maximumConnectionsPerHost: 2, maximumStreamsPerConnection: 5, trustedCAFile: certificate.certificateFile))
             #expect(client.configuration.maximumTransfersInProgress == 10)
             let responses = try await withThrowingTaskGroup(of: (Int, HTTP2Response).self) { group in
                 for index in 0..<200 {
@@ -108,7 +109,8 @@ struct CurlHTTP2ClientTests {
             let requests = (0..<80).map {
                 HTTP2Request(url: "https://127.0.0.1:\(port)/3/device/\(String(format: "%064x", $0))", body: Array("{}".utf8))
             }
-            let first = Array(requests[..<40]), second = Array(requests[40...])
+            let first = Array(requests[..<40])
+            let second = Array(requests[40...])
             async let one = client.send(batch: first)
             async let two = client.send(batch: second)
             let answers = await one + two
@@ -155,7 +157,10 @@ struct CurlHTTP2ClientTests {
         // Accepts connections and never says a word.
         let silent = try BackgroundProcess(
             "/usr/bin/python3",
-            ["-c", "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',\(port)))\ns.listen()\nc=[]\nwhile True: c.append(s.accept())"])
+            [
+                "-c",
+                "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',\(port)))\ns.listen()\nc=[]\nwhile True: c.append(s.accept())",
+            ])
         defer { silent.stop() }
         try await BackgroundProcess.waitForPort(port)
         let client = CurlHTTP2Client(configuration: .init(responseTimeout: .milliseconds(300)))

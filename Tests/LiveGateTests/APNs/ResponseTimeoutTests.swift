@@ -2,10 +2,10 @@ import APNsClient
 import APNsCore
 import APNsSimulator
 import Foundation
-import Synchronization
 import LiveGate
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 
 /// The HTTP/2 client's response timeout is about connections, not requests: a push whose answer is
 /// late on a connection that keeps answering is waited for and sent once; a connection that answers

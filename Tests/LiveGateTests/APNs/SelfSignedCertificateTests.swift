@@ -1,7 +1,7 @@
 import APNsSimulator
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The simulator's self-signed certificate")
 struct SelfSignedCertificateTests {

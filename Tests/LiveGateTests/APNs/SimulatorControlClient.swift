@@ -27,7 +27,8 @@ final class SimulatorControlClient {
     func pushes() async throws -> [[String: Any]] {
         let response = try await request("GET", "/_sim/pushes")
         guard response.status == 200, let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]] else {
-            throw ControlFailure(description: "GET /_sim/pushes answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            throw ControlFailure(
+                description: "GET /_sim/pushes answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
         }
         return list
     }

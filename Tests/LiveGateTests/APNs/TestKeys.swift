@@ -12,7 +12,8 @@ struct TestKeyPair {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let made = try await Subprocess.bash(
-            "openssl genpkey \(algorithm) -out '\(folder.path)/key.p8' && openssl pkey -in '\(folder.path)/key.p8' -pubout -out '\(folder.path)/pub.pem'")
+            "openssl genpkey \(algorithm) -out '\(folder.path)/key.p8' && openssl pkey -in '\(folder.path)/key.p8' -pubout -out '\(folder.path)/pub.pem'"
+        )
         guard made.status == 0 else { throw Subprocess.Failure(description: "openssl genpkey failed: \(made.stderr)") }
         return TestKeyPair(
             privatePEM: try String(contentsOf: folder.appendingPathComponent("key.p8"), encoding: .utf8),

@@ -5,8 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("GET /message_activity_log")
 struct ActivityLogAPITests {
@@ -25,7 +25,8 @@ struct ActivityLogAPITests {
             let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])
             let dispatch = UUID()
             let id = try await database.seedLogEntry(
-                tenant.app, type: .feedbackRemovedToken, message: "APNs says the device token is no longer valid (410 Unregistered); the token was removed.",
+                tenant.app, type: .feedbackRemovedToken,
+                message: "APNs says the device token is no longer valid (410 Unregistered); the token was removed.",
                 at: Self.base.addingTimeInterval(0.123456), externalID: "fan-7", status: 410, reason: "Unregistered", dispatchID: dispatch)
             try await TestGateway.app(database).test(.router) { client in
                 let response = try await Self.get(client, "", key: tenant.secret)
@@ -82,8 +83,10 @@ struct ActivityLogAPITests {
             let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])
             let other = try await database.makeApp(in: tenant.workspace)
             let a = try await database.seedLogEntry(tenant.app, type: .other, at: Self.base, activityID: "game-1", externalID: "fan-1")
-            let b = try await database.seedLogEntry(tenant.app, type: .feedbackRemovedToken, at: Self.base.addingTimeInterval(3600), activityID: "game-2", externalID: "fan-2")
-            let c = try await database.seedLogEntry(other, type: .noPushCredential, at: Self.base.addingTimeInterval(7200), activityID: "game-1", externalID: nil)
+            let b = try await database.seedLogEntry(
+                tenant.app, type: .feedbackRemovedToken, at: Self.base.addingTimeInterval(3600), activityID: "game-2", externalID: "fan-2")
+            let c = try await database.seedLogEntry(
+                other, type: .noPushCredential, at: Self.base.addingTimeInterval(7200), activityID: "game-1", externalID: nil)
             let cases: [(String, [Int64])] = [
                 ("", [c, b, a]),
                 ("?app_id=\(tenant.app.identifier)", [b, a]),
@@ -116,7 +119,9 @@ struct ActivityLogAPITests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])
             let theirs = try await database.makeTenant(permissions: [.messageActivityLogRead])
-            let mine = UUID(), other = UUID(), foreign = UUID()
+            let mine = UUID()
+            let other = UUID()
+            let foreign = UUID()
             // Two dispatches' entries interleaved, some sharing a time.
             var seeded: [Int64] = []
             for index in 0..<7 {
@@ -225,7 +230,9 @@ struct ActivityLogAPITests {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant(permissions: [.messageActivityLogRead])
             try await TestGateway.app(database).test(.router) { client in
-                for query in ["?until=0000-01-01T00:00:00Z", "?since=0000-01-01T00:00:00Z", "?since=0000-01-01T00:00:00Z&until=0000-06-01T00:00:00Z"] {
+                for query in [
+                    "?until=0000-01-01T00:00:00Z", "?since=0000-01-01T00:00:00Z", "?since=0000-01-01T00:00:00Z&until=0000-06-01T00:00:00Z",
+                ] {
                     let response = try await Self.get(client, query, key: tenant.secret)
                     #expect(response.status == .ok, "\(query): \(response.text)")
                 }

@@ -18,7 +18,9 @@ extension TestDatabase {
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
             RETURNING id
             """,
-            [time, app.workspaceID, app.id, type.rawValue, message, activityID, dispatchID, externalID, token, status, reason,
-             "123e4567-e89b-12d3-a456-426614174000"])[0].require("id")
+            [
+                time, app.workspaceID, app.id, type.rawValue, message, activityID, dispatchID, externalID, token, status, reason,
+                "123e4567-e89b-12d3-a456-426614174000",
+            ])[0].require("id")
     }
 }

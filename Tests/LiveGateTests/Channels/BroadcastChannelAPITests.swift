@@ -5,8 +5,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Channel routes")
 struct BroadcastChannelAPITests {
@@ -78,7 +78,8 @@ struct BroadcastChannelAPITests {
                 let entries = firstPage["channels"]?.arrayValue ?? []
                 #expect(entries.map { $0["activity_id"]?.stringValue } == ["game-0", "game-1"])
                 #expect(entries.map { $0["message_storage_policy"]?.numberLexeme } == ["0", "1"])
-                #expect(entries.allSatisfy { $0["created_at"]?.stringValue?.hasSuffix("Z") == true && $0["channel_id"]?.stringValue != nil })
+                #expect(
+                    entries.allSatisfy { $0["created_at"]?.stringValue?.hasSuffix("Z") == true && $0["channel_id"]?.stringValue != nil })
                 let cursor = try #require(firstPage["next_cursor"]?.stringValue)
                 let second = try await client.execute(
                     uri: "/live_activity/channels?app_id=\(app)&limit=2&cursor=\(cursor)", method: .get,
@@ -134,7 +135,9 @@ struct BroadcastChannelAPITests {
                 #expect(refused.status == .badRequest)
                 try expectJSON(
                     refused.json,
-                    equals: #"{"message":"Invalid request: channel limit reached","errors":["app '\#(harness.tenant.app.identifier)' already has 2 broadcast channels, the most it may have: delete one first"]}"#)
+                    equals:
+                        #"{"message":"Invalid request: channel limit reached","errors":["app '\#(harness.tenant.app.identifier)' already has 2 broadcast channels, the most it may have: delete one first"]}"#
+                )
                 #expect(try await harness.simulatorChannels().count == 2)
                 #expect(try await harness.rows()["c"] == nil)
                 // An existing activity is still answered at the limit.
@@ -152,7 +155,9 @@ struct BroadcastChannelAPITests {
                 #expect(refused.status == .badGateway)
                 try expectJSON(
                     refused.json,
-                    equals: #"{"message":"APNs refused the request","errors":["APNs refused to create the broadcast channel: \#(status) \#(reason)"]}"#)
+                    equals:
+                        #"{"message":"APNs refused the request","errors":["APNs refused to create the broadcast channel: \#(status) \#(reason)"]}"#
+                )
             }
             #expect(try await harness.rows().isEmpty, "the claim is dropped")
             let log = try await harness.log()
@@ -227,7 +232,9 @@ struct BroadcastChannelAPITests {
                 #expect(refused.status == .badRequest)
                 try expectJSON(
                     refused.json,
-                    equals: #"{"message":"No push credential","errors":["app '\#(harness.tenant.app.identifier)' has no APNs signing key: broadcast channels are managed with it"]}"#)
+                    equals:
+                        #"{"message":"No push credential","errors":["app '\#(harness.tenant.app.identifier)' has no APNs signing key: broadcast channels are managed with it"]}"#
+                )
             }
             #expect(try await harness.simulatorChannels().isEmpty)
         }

@@ -4,8 +4,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// An ended activity's channel: kept for the retention period, then deleted at APNs by housekeeping.
 @Suite("Channel end and retention")

@@ -6,8 +6,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// A test's own database, an APNs simulator over TLS that knows the app's key, a tenant whose app
 /// manages its channels there, and the gateway's router with a channel manager trusting the simulator.

@@ -3,8 +3,8 @@ import Foundation
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// `start` for an activity with a live broadcast channel starts it on the channel.
 @Suite("Channel start")

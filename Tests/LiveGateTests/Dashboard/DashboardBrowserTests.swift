@@ -2,8 +2,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// The dashboard's pages, driven in Debian's headless Chromium by `Tests/Browser/dashboard_test.py` (the
 /// message activity log) and `Tests/Browser/dispatch_test.py` (a dispatch's page) — Python Selenium;
@@ -54,7 +54,8 @@ struct DashboardBrowserTests {
             // 60 entries a minute apart, the four types in turn, over two apps; the newest two carry markup.
             var entries: [String: Expected.Entry] = [:]
             var ids: [String] = []
-            var scriptID = "", markupID = ""
+            var scriptID = ""
+            var markupID = ""
             for index in 0..<60 {
                 let type = ActivityLogType.all[index % 4]
                 let (status, reason, token): (Int?, String?, String?) =
@@ -89,14 +90,16 @@ struct DashboardBrowserTests {
             let expected = Expected(
                 key: tenant.secret, forbidden_key: forbidden, page_size: Self.pageSize, ids_newest_first: ids.reversed(),
                 entries: entries, script_entry_id: scriptID, markup_entry_id: markupID,
-                filter_type: ActivityLogType.feedbackRemovedToken.rawValue, types: ActivityLogType.all.map(\.rawValue), apns_id: "123e4567-e89b-12d3-a456-426614174000",
+                filter_type: ActivityLogType.feedbackRemovedToken.rawValue, types: ActivityLogType.all.map(\.rawValue),
+                apns_id: "123e4567-e89b-12d3-a456-426614174000",
                 suppressed: .init(total: 150, stored: 100, suppressed: 50))
             let json = String(decoding: try JSONEncoder().encode(expected), as: UTF8.self)
 
             let output = try await LiveGatewayServer.with(database: database) { (baseURL: String) async throws -> Subprocess.Output in
                 try await Subprocess.run("/usr/bin/env", ["python3", Self.script, baseURL, json])
             }
-            #expect(output.status == 0, "dashboard_test.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
+            #expect(
+                output.status == 0, "dashboard_test.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
         }
     }
 
@@ -166,7 +169,8 @@ struct DashboardBrowserTests {
             let json = String(decoding: try JSONEncoder().encode(expected), as: UTF8.self)
 
             let engine = harness.engine
-            let output = try await LiveGatewayServer.with(database: harness.database) { (baseURL: String) async throws -> Subprocess.Output in
+            let output = try await LiveGatewayServer.with(database: harness.database) {
+                (baseURL: String) async throws -> Subprocess.Output in
                 try await withThrowingTaskGroup(of: Subprocess.Output?.self) { group in
                     group.addTask {
                         // Delivers once the script says the page is watching the pending dispatch.
@@ -187,7 +191,8 @@ struct DashboardBrowserTests {
                     throw Subprocess.Failure(description: "dispatch_test.py did not run")
                 }
             }
-            #expect(output.status == 0, "dispatch_test.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
+            #expect(
+                output.status == 0, "dispatch_test.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
             let delivered = try await harness.dispatch(newer)
             #expect(try delivered.require("status", as: String.self) == "done")
             #expect(try delivered.require("sent_count", as: Int.self) == 2)

@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Dashboard files")
 struct DashboardTests {
@@ -32,7 +32,9 @@ struct DashboardTests {
                 #expect(page.headers[.cacheControl] == "no-store")
                 Self.expectSecurityHeaders(page, "page")
                 // The shared script first: `defer` runs them in order.
-                #expect(page.text.contains(#"<script src="assets/common.js" defer></script>\#n  <script src="assets/dashboard.js" defer></script>"#))
+                #expect(
+                    page.text.contains(
+                        #"<script src="assets/common.js" defer></script>\#n  <script src="assets/dashboard.js" defer></script>"#))
                 #expect(page.text.contains(#"<link rel="stylesheet" href="assets/dashboard.css">"#))
 
                 let files = [
@@ -62,7 +64,8 @@ struct DashboardTests {
             try await TestGateway.app(database).test(.router) { client in
                 let id = UUID().uuidString.lowercased()
                 // The address the log page's links make, resolved against the log page's own.
-                let link = try #require(URL(string: "dispatch?id=\(id)", relativeTo: URL(string: "http://gateway/dashboard/message-activity-log")))
+                let link = try #require(
+                    URL(string: "dispatch?id=\(id)", relativeTo: URL(string: "http://gateway/dashboard/message-activity-log")))
                 #expect(link.absoluteURL.path == "/dashboard/dispatch")
                 for path in ["/dashboard/dispatch?id=\(id)", "/dashboard/dispatch", "/dashboard/dispatch?id=%3Cscript%3E"] {
                     let page = try await Self.get(client, path)
@@ -72,7 +75,9 @@ struct DashboardTests {
                     Self.expectSecurityHeaders(page, path)
                     // Nothing of the query is written into the page: the script reads it, as text.
                     #expect(!page.text.contains(id) && !page.text.contains("script%3E") && !page.text.contains("<script>"), "\(path)")
-                    #expect(page.text.contains(#"<script src="assets/common.js" defer></script>\#n  <script src="assets/dispatch.js" defer></script>"#))
+                    #expect(
+                        page.text.contains(
+                            #"<script src="assets/common.js" defer></script>\#n  <script src="assets/dispatch.js" defer></script>"#))
                     #expect(page.text.contains(#"<link rel="stylesheet" href="assets/dashboard.css">"#))
                 }
                 let delete = try await client.execute(uri: "/dashboard/dispatch", method: .delete)

@@ -5,8 +5,8 @@ import Foundation
 import LiveGate
 import NIOConcurrencyHelpers
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// A fan-out of 300 devices meets each APNs fault part-way; once the fault clears every device has the
 /// update, the dispatch counts each device once as sent, and the log has nothing to report. Where the

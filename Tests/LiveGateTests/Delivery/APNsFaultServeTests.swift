@@ -2,8 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// `livegate serve` delivering a fan-out to `livegate apns-sim`, two processes over real sockets, while
 /// a script breaks APNs through the simulator's control API, as docs/operating/apns-faults.md shows.
@@ -26,8 +26,13 @@ struct APNsFaultServeTests {
                 for device in Self.devices {
                     #expect(try await control.request("PUT", "/_sim/tokens/\(device)", body: #"{"delay_ms":200}"#).status == 200)
                 }
-                #expect(try await control.request("PUT", "/_sim/faults/streams", body: #"{"every":70,"fault":"reset_stream","error_code":"INTERNAL_ERROR","times":2}"#).status == 200)
-                #expect(try await control.request("PUT", "/_sim/faults/tokens/\(Self.cutOff)", body: #"{"fault":"close_after_headers"}"#).status == 200)
+                #expect(
+                    try await control.request(
+                        "PUT", "/_sim/faults/streams", body: #"{"every":70,"fault":"reset_stream","error_code":"INTERNAL_ERROR","times":2}"#
+                    ).status == 200)
+                #expect(
+                    try await control.request("PUT", "/_sim/faults/tokens/\(Self.cutOff)", body: #"{"fault":"close_after_headers"}"#).status
+                        == 200)
             }
         ) { fanOut in
             let control = fanOut.control
@@ -45,9 +50,11 @@ struct APNsFaultServeTests {
             #expect(retried >= 2, "\(text)")
 
             let faults = try await control.request("GET", "/_sim/faults")
-            #expect(faults.text.contains(#""streams":null,"#) && faults.text.contains(#""tls":null,"#), "the faults are over: \(faults.text)")
+            #expect(
+                faults.text.contains(#""streams":null,"#) && faults.text.contains(#""tls":null,"#), "the faults are over: \(faults.text)")
             #expect(!faults.text.contains(#""tls_refused":0,"#) && faults.text.contains(#""streams_reset":2,"#), "\(faults.text)")
-            let report = try #require((try JSONSerialization.jsonObject(with: Data(faults.body)) as? [String: Any])?["report"] as? [String: Any])
+            let report = try #require(
+                (try JSONSerialization.jsonObject(with: Data(faults.body)) as? [String: Any])?["report"] as? [String: Any])
             let closed = Set(try #require(report["closed_connections"] as? [Int]))
             #expect(closed.count == 1)
 
@@ -64,12 +71,17 @@ struct APNsFaultServeTests {
                 }
                 #expect(unexplained.isEmpty, "\(device.suffix(8)) arrived \(copies.count) times: \(copies)")
             }
-            #expect(pushes.filter { $0["fault"] as? [String: String] == ["fault": "reset_stream", "error_code": "INTERNAL_ERROR"] }.count == 2)
+            #expect(
+                pushes.filter { $0["fault"] as? [String: String] == ["fault": "reset_stream", "error_code": "INTERNAL_ERROR"] }.count == 2)
 
             // The gateway saw one 200 per device (the cut-off one included), and no answer on every try it retried.
             let after = try await PrometheusScrape.scrape("\(fanOut.base)/metrics")
-            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: fanOut.metricsBefore) == Double(Self.devices.count))
-            #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: fanOut.metricsBefore) == Double(retried))
+            #expect(
+                after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: fanOut.metricsBefore)
+                    == Double(Self.devices.count))
+            #expect(
+                after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: fanOut.metricsBefore)
+                    == Double(retried))
 
             let log = try await CurlHTTPClient.request("GET", fanOut.base + "/message_activity_log", headers: fanOut.auth)
             #expect(log.status == 200)
@@ -83,8 +95,10 @@ struct APNsFaultServeTests {
             let port = LiveGateBinary.freePort()
             let process = try BackgroundProcess(
                 LiveGateBinary.path,
-                ["apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificate,
-                 "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8"] + options)
+                [
+                    "apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificate,
+                    "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8",
+                ] + options)
             if (try? await BackgroundProcess.waitForPort(port)) != nil,
                 await APNsSimulatorTLSCommandTests.isSimulator(port: port, caFile: certificate)
             {

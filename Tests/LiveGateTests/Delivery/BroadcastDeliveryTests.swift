@@ -4,8 +4,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 extension DeliveryHarness {
     /// A channel made at the simulator through the APNs client, recorded as the channel routes record it.

@@ -2,8 +2,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// `livegate serve` killed with SIGKILL in the middle of a fan-out, with the default 60 s lease: the rest
 /// of the devices get their push within seconds, from the restarted gateway or from another one, because

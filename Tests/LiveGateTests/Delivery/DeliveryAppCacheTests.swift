@@ -2,8 +2,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// The engine keeps apps for `DeliverySettings.appCacheTimeToLive`, which `livegate serve` sets from
 /// `LIVEGATE_LOOKUP_CACHE_SECONDS`: a changed app is used once that has passed, and not before.

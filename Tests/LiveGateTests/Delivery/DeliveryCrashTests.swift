@@ -2,8 +2,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Delivery survives a crash", .heavy)
 struct DeliveryCrashTests {
@@ -64,14 +64,14 @@ struct DeliveryCrashTests {
         }
     }
 
-    /// SIGKILL `livegate serve` while a batch of 40 small dispatches (one device each, answers held 1.5 s)
+    /// SIGKILL `livegate serve` while a batch of 40 small dispatches (one device each, answers held 3 s)
     /// is in flight, start another: every dispatch is taken over at once (the dead gateway's session
     /// ended with it) and ends done, counted once; none is left claimed; every device has its update.
     @Test func aGatewayKilledMidBatchOfSmallDispatchesLosesNone() async throws {
         try await SimulatorFixture.with { fixture in
             let simulator = fixture.simulator
             let tokens = (0..<40).map { token(numbered: 50_000 + $0) }
-            for device in tokens { simulator.setBehavior(.delay(milliseconds: 1_500), for: device) }
+            for device in tokens { simulator.setBehavior(.delay(milliseconds: 3_000), for: device) }
             try await TestDatabase.with { database in
                 let tenant = try await database.makeTenant(
                     bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
@@ -86,13 +86,20 @@ struct DeliveryCrashTests {
                     let response = try await CurlHTTPClient.request(
                         "POST", "http://127.0.0.1:\(first.port)/messages/live_activity/update",
                         headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"],
-                        body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"order-\#(index)","content_state":{"eta":"12:\#(index)"}}"#.utf8))
+                        body: Data(
+                            #"{"app_id":"\#(tenant.app.identifier)","activity_id":"order-\#(index)","content_state":{"eta":"12:\#(index)"}}"#
+                                .utf8))
                     #expect(response.status == 201)
                 }
                 try await Self.waitUntil("every push is out, its answer held") { simulator.received.count >= tokens.count }
                 first.process.stop(signal: SIGKILL)
-                let finishedBefore = try await database.pool.query("SELECT count(*)::int AS n FROM dispatches WHERE status = 'done'")
-                #expect(try finishedBefore[0].require("n", as: Int.self) < tokens.count, "the crash came before the batch was recorded")
+                // On a loaded machine the first answers can come back before the last update is even
+                // accepted: those dispatches are done by the first gateway, rightly, and not taken over.
+                let finishedBefore = Set(
+                    try await database.pool.query("SELECT id FROM dispatches WHERE status = 'done'").map {
+                        try $0.require("id", as: UUID.self)
+                    })
+                #expect(finishedBefore.count < tokens.count, "the crash came before the batch was recorded")
 
                 let second = try await Self.startGateway(environment: environment)
                 defer { second.process.stop() }
@@ -100,12 +107,14 @@ struct DeliveryCrashTests {
                     let open = try await database.pool.query("SELECT count(*)::int AS n FROM dispatches WHERE status <> 'done'")
                     return try open[0].require("n", as: Int.self) == 0
                 }
-                let rows = try await database.pool.query("SELECT sent_count, failed_count, attempts, leased_by FROM dispatches")
+                let rows = try await database.pool.query("SELECT id, sent_count, failed_count, attempts, leased_by FROM dispatches")
                 #expect(rows.count == tokens.count)
                 for row in rows {
                     #expect(try row.require("sent_count", as: Int.self) == 1, "counted once")
                     #expect(try row.require("failed_count", as: Int.self) == 0)
-                    #expect(try row.require("attempts", as: Int.self) >= 2, "taken over by the second gateway")
+                    if try !finishedBefore.contains(row.require("id", as: UUID.self)) {
+                        #expect(try row.require("attempts", as: Int.self) >= 2, "taken over by the second gateway")
+                    }
                     #expect(try row.decode("leased_by", as: String.self) == nil, "nothing left claimed")
                 }
                 for (index, device) in tokens.enumerated() {

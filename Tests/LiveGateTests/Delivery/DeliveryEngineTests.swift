@@ -7,8 +7,8 @@ import HummingbirdTesting
 import LiveGate
 import NIOConcurrencyHelpers
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Delivery: from the API to the APNs simulator")
 struct DeliveryEngineTests {
@@ -260,7 +260,8 @@ struct DeliveryEngineTests {
             try await harness.engine.deliverDue()
             #expect(try await harness.log().count == 100)
             let hours = try await harness.database.pool.query(
-                "SELECT type, total, hour = date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS this_hour FROM message_activity_log_hours")
+                "SELECT type, total, hour = date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS this_hour FROM message_activity_log_hours"
+            )
             #expect(hours.count == 1)
             #expect(try hours[0].require("total", as: Int.self) == 150)
             #expect(try hours[0].require("this_hour", as: Bool.self))

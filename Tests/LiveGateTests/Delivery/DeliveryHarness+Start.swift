@@ -3,8 +3,8 @@ import APNsSimulator
 import HTTPTypes
 import HummingbirdTesting
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 extension DeliveryHarness {
     /// Starts `activityID` (a `MatchAttributes` activity) for user `fan-1`, whose push-to-start token is

@@ -7,8 +7,8 @@ import HummingbirdTesting
 import LiveGate
 import NIOConcurrencyHelpers
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// A test's own database, an APNs simulator over TLS that knows the app's key, a tenant whose app
 /// sends to it, and a delivery engine over the same database: messages go in through the real router

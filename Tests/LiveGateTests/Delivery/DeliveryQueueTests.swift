@@ -2,8 +2,8 @@ import APNsCore
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Delivery queue: leases over committed dispatches")
 struct DeliveryQueueTests {
@@ -72,7 +72,10 @@ struct DeliveryQueueTests {
             let ids = try await Self.commit(1, in: database)
             let queue = PostgresDeliveryQueue(pool: database.pool)
             let crashed = try #require(try await queue.claim(worker: "crashed", limit: 1, lease: .seconds(30)).first)
-            #expect(try await queue.recordProgress(crashed, worker: "crashed", progress: .init(cursor: 500, sent: 480, failed: 2, retried: 15, removed: 3), lease: .seconds(30)) == .recorded(stop: nil))
+            #expect(
+                try await queue.recordProgress(
+                    crashed, worker: "crashed", progress: .init(cursor: 500, sent: 480, failed: 2, retried: 15, removed: 3),
+                    lease: .seconds(30)) == .recorded(stop: nil))
             #expect(try await queue.claim(worker: "survivor", limit: 1, lease: .seconds(30)).isEmpty)
             // The crashed worker renews no more: its lease runs out (moved into the past, not waited for).
             try await database.pool.query("UPDATE dispatches SET leased_until = now() - interval '1 second'")
@@ -82,10 +85,13 @@ struct DeliveryQueueTests {
             #expect(taken.first?.fanoutCursor == 500, "resumes after the last page the crashed worker recorded")
             #expect(taken.first?.attempts == 2)
             // The old owner, if it was only slow, finds out it lost the lease.
-            #expect(try await queue.recordProgress(crashed, worker: "crashed", progress: .init(cursor: 600), lease: .seconds(30)) == .leaseLost)
+            #expect(
+                try await queue.recordProgress(crashed, worker: "crashed", progress: .init(cursor: 600), lease: .seconds(30)) == .leaseLost)
             #expect(try await !queue.extendLease(ids[0], worker: "crashed", lease: .seconds(30)))
             #expect(try await !queue.finish(crashed, worker: "crashed", status: .done, log: []))
-            #expect(try await queue.recordProgress(survivor, worker: "survivor", progress: .init(cursor: 900, sent: 400), lease: .seconds(30)) == .recorded(stop: nil))
+            #expect(
+                try await queue.recordProgress(survivor, worker: "survivor", progress: .init(cursor: 900, sent: 400), lease: .seconds(30))
+                    == .recorded(stop: nil))
             #expect(try await queue.extendLease(ids[0], worker: "survivor", lease: .seconds(30)))
             #expect(try await queue.finish(survivor, worker: "survivor", status: .done, log: []))
             let counts = try await database.pool.query(

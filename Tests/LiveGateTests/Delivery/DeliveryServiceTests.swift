@@ -4,8 +4,8 @@ import LiveGate
 import Logging
 import PostgresClient
 import ServiceLifecycle
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Delivery as a service: woken by the API, stopped gracefully, shared between gateways")
 struct DeliveryServiceTests {
@@ -45,7 +45,9 @@ struct DeliveryServiceTests {
                 // From the 201: building the test's router and posting are not delivery's time.
                 let accepted = ContinuousClock.now
                 try await Self.waitUntil("the push arrived") { harness.simulator.received.count == 1 }
-                #expect(ContinuousClock.now - accepted < .seconds(120), "the doorbell woke delivery, not the 600 s poll (the bound leaves room for a saturated machine)")
+                #expect(
+                    ContinuousClock.now - accepted < .seconds(120),
+                    "the doorbell woke delivery, not the 600 s poll (the bound leaves room for a saturated machine)")
             }
             #expect(harness.simulator.received.map(\.deviceToken) == [token(0x9a)])
         }

@@ -46,7 +46,9 @@ final class FaultInjectingDeliveryQueue: DeliveryQueue {
         try await base.targetCount(of: claimed, tokenLifetime: tokenLifetime)
     }
 
-    func recordProgress(_ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration) async throws -> RecordedProgress {
+    func recordProgress(
+        _ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration
+    ) async throws -> RecordedProgress {
         if injects(\.failingProgress) { throw progressError }
         return try await base.recordProgress(claimed, worker: worker, progress: progress, lease: lease)
     }

@@ -2,8 +2,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// A delivery that fails mid-way hands its dispatch back rather than leaving it to its lease, even when
 /// the database is away at that moment: the release is tried again until it answers.

@@ -4,8 +4,8 @@ import HTTPTypes
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Housekeeping: stale tokens, log retention, finished dispatches, past quota windows")
 struct HousekeepingTests {
@@ -32,7 +32,8 @@ struct HousekeepingTests {
             let old = try await harness.update(#""content_state":{"n":1}"#, activityID: "nobody-1")
             let recent = try await harness.update(#""content_state":{"n":2}"#, activityID: "nobody-2")
             let pending = try await harness.update(#""content_state":{"n":3}"#, activityID: "nobody-3")
-            try await harness.database.pool.query("UPDATE dispatches SET next_attempt_at = now() + interval '1 hour' WHERE id = $1", [pending])
+            try await harness.database.pool.query(
+                "UPDATE dispatches SET next_attempt_at = now() + interval '1 hour' WHERE id = $1", [pending])
             try await harness.engine.deliverDue()
             #expect(try await harness.log().count == 2)
             try await harness.database.pool.query(

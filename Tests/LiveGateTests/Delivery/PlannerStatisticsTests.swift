@@ -1,8 +1,8 @@
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// A prepared statement keeps the plan it got while its table was small; PlannerStatistics refreshes
 /// the row counts once the table outgrows them, which gives the statement a plan for its real size.

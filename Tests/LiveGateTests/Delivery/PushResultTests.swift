@@ -3,13 +3,15 @@ import APNsCore
 import LiveGate
 import Testing
 
-@Suite("What APNs answers mean for delivery (SPEC §7)")
+@Suite("What APNs answers mean for delivery")
 struct PushResultTests {
     /// Each answer on a push's first of 4 tries: nil means it is tried again.
     static let cases: [(status: Int, body: String, expected: PushResult?)] = [
         (200, "", .delivered),
-        (410, #"{"reason":"Unregistered","timestamp":1685952000123}"#,
-         .tokenRemoved(status: 410, reason: .unregistered, invalidSinceMilliseconds: 1_685_952_000_123)),
+        (
+            410, #"{"reason":"Unregistered","timestamp":1685952000123}"#,
+            .tokenRemoved(status: 410, reason: .unregistered, invalidSinceMilliseconds: 1_685_952_000_123)
+        ),
         (410, #"{"reason":"ExpiredToken"}"#, .tokenRemoved(status: 410, reason: .expiredToken, invalidSinceMilliseconds: nil)),
         (410, "", .tokenRemoved(status: 410, reason: .unregistered, invalidSinceMilliseconds: nil)),
         (400, #"{"reason":"BadDeviceToken"}"#, .tokenRemoved(status: 400, reason: .badDeviceToken, invalidSinceMilliseconds: nil)),
@@ -44,7 +46,8 @@ struct PushResultTests {
                 == .gaveUp(attempts: 4, lastProblem: .answered(status: 503, reason: nil)))
         let timeout = HTTP2TransportError(.timedOut, "Timeout was reached")
         #expect(PushResult(.unreachable(timeout), attempt: 3, maximumAttempts: 4) == nil)
-        #expect(PushResult(.unreachable(timeout), attempt: 4, maximumAttempts: 4) == .gaveUp(attempts: 4, lastProblem: .unreachable(timeout)))
+        #expect(
+            PushResult(.unreachable(timeout), attempt: 4, maximumAttempts: 4) == .gaveUp(attempts: 4, lastProblem: .unreachable(timeout)))
     }
 
     /// The connection broke after the push went out (or the server refused its stream unprocessed, which

@@ -8,8 +8,8 @@ import HummingbirdTesting
 import LiveGate
 import NIOConcurrencyHelpers
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// `send_at`: accepted, counted and committed now, delivered at that time (within a poll interval after
 /// it, never before), with the payload's timestamp and apns-expiration counted from it.
@@ -106,7 +106,8 @@ struct ScheduledSendTests {
             try await harness.api { client in
                 _ = try await harness.create("game-42", client)
                 let later = Date().addingTimeInterval(3600).iso8601
-                let body = #"{"app_id":"\#(harness.tenant.app.identifier)","activity_id":"game-42","content_state":{},"end_activity":true,"send_at":"\#(later)"}"#
+                let body =
+                    #"{"app_id":"\#(harness.tenant.app.identifier)","activity_id":"game-42","content_state":{},"end_activity":true,"send_at":"\#(later)"}"#
                 #expect(try await client.post("/messages/live_activity/update", body, key: harness.tenant.secret).status == .created)
             }
             #expect(try await harness.rows()["game-42"]?.state == "live", "not ended before its time")

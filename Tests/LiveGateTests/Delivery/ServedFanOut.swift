@@ -2,8 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// One update fanned out by `livegate serve` to `livegate apns-sim`, two processes over real sockets:
 /// an app on the simulator with `devices` registered under the activity "final", the gateway started

@@ -2,8 +2,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// A delivering engine whose worker session the database ends (as a restart does) while the worker
 /// goes on: it starts no page until it holds its session again, then goes on only if the dispatch is

@@ -3,8 +3,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// Small dispatches (a few devices each, the delivery-tracking shape) are claimed, sent and finished
 /// many at a time, each keeping its own counts, log entries and newest-state-first guarantee.
@@ -20,7 +20,8 @@ struct SmallDispatchBatchTests {
     @Test func manySmallDispatchesAreSentAndFinishedTogether() async throws {
         try await DeliveryHarness.with { harness in
             for activity in 0..<30 {
-                try await harness.database.insertActivityTokens(Self.devices(of: activity), app: harness.tenant.app, activityID: "order-\(activity)")
+                try await harness.database.insertActivityTokens(
+                    Self.devices(of: activity), app: harness.tenant.app, activityID: "order-\(activity)")
             }
             var ids: [Int: String] = [:]
             for activity in 0..<30 {
@@ -70,7 +71,8 @@ struct SmallDispatchBatchTests {
             let older = try await harness.update(#""content_state":{"stage":"cooking"}"#, activityID: "order-7")
             let other = try await harness.update(#""content_state":{"stage":"cooking"}"#, activityID: "order-8")
             let newer = try await harness.update(#""content_state":{"stage":"on the way"}"#, activityID: "order-7")
-            let engine = harness.anotherEngine(worker: "claims-both", queue: PostgresDeliveryQueue(pool: harness.database.pool, supersedes: true))
+            let engine = harness.anotherEngine(
+                worker: "claims-both", queue: PostgresDeliveryQueue(pool: harness.database.pool, supersedes: true))
             #expect(try await engine.deliverDue() == 3)
             await engine.shutdown()
 
@@ -109,7 +111,8 @@ struct SmallDispatchBatchTests {
                     leased_until = now() + interval '1 minute'
                 WHERE id = $1
                 """, [newer])
-            let engine = harness.anotherEngine(worker: "claims-late", queue: PostgresDeliveryQueue(pool: harness.database.pool, supersedes: true))
+            let engine = harness.anotherEngine(
+                worker: "claims-late", queue: PostgresDeliveryQueue(pool: harness.database.pool, supersedes: true))
             #expect(try await engine.deliverDue() == 1)
             await engine.shutdown()
             let row = try await harness.dispatch(older)
@@ -125,7 +128,8 @@ struct SmallDispatchBatchTests {
         let nowhere = try #require(APNsEndpoint(rawValue: "https://127.0.0.1:\(LiveGateBinary.freePort())"))
         try await DeliveryHarness.with(endpoint: nowhere) { harness in
             for activity in 0..<5 {
-                try await harness.database.insertActivityTokens([token(numbered: activity)], app: harness.tenant.app, activityID: "order-\(activity)")
+                try await harness.database.insertActivityTokens(
+                    [token(numbered: activity)], app: harness.tenant.app, activityID: "order-\(activity)")
                 try await harness.update(#""content_state":{"eta":\#(activity)}"#, activityID: "order-\(activity)")
             }
             #expect(try await harness.engine.deliverDue() == 5)

@@ -2,8 +2,8 @@ import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// `livegate serve` delivering a fan-out to `livegate apns-sim --tls --latency-ms`, two processes over
 /// real sockets, while a script lowers the simulator's stream limit through `PUT /_sim/settings`, as
@@ -47,7 +47,9 @@ struct StreamLimitServeTests {
     /// Lowers the limit to 5, then to 1, while the fan-out goes on, and checks what the gateway did.
     static func lowerTheLimitAndCheck(_ fanOut: ServedFanOut) async throws {
         let control = fanOut.control
-        try await DeliveryCrashTests.waitUntil("the fan-out is under way", timeout: .seconds(60)) { try await control.pushes().count >= 100 }
+        try await DeliveryCrashTests.waitUntil("the fan-out is under way", timeout: .seconds(60)) {
+            try await control.pushes().count >= 100
+        }
         try await lower(#"{"max_streams":5,"latency_ms":500}"#, to: 5, control: control)
         try await DeliveryCrashTests.waitUntil("more pushes went out 5 at a time", timeout: .seconds(60)) {
             try await control.pushes().count >= 300
@@ -80,7 +82,9 @@ struct StreamLimitServeTests {
 
         // One 200 per device and no push without an answer: none timed out.
         let after = try await PrometheusScrape.scrape("\(fanOut.base)/metrics")
-        #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: fanOut.metricsBefore) == Double(devices.count))
+        #expect(
+            after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "200"], since: fanOut.metricsBefore)
+                == Double(devices.count))
         #expect(after.delta("livegate_apns_pushes_total", ["kind": "device", "status": "none"], since: fanOut.metricsBefore) == 0)
     }
 }

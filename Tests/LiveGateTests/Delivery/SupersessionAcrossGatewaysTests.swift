@@ -3,8 +3,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// Two `livegate serve` processes on one database: one delivers, the other only accepts. The newer
 /// update accepted by the second stops the first's fan-out through the database alone.

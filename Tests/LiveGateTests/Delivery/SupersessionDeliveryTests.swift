@@ -6,8 +6,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// Newest state first, end to end: a newer update stops an older one that is still fanning out, and
 /// the newest state is what every device gets last.
@@ -31,7 +31,7 @@ struct SupersessionDeliveryTests {
     }
 
     /// Devices that got at least one push. (Not `received.count`: libcurl 7.88 sometimes sends one
-    /// request twice under load, with the same apns-id; see the closing note of issue 12.)
+    /// request twice under load, with the same apns-id.)
     static func devicesReached(_ simulator: APNsSimulator) -> Int {
         Set(simulator.received.map(\.deviceToken)).count
     }
@@ -63,11 +63,13 @@ struct SupersessionDeliveryTests {
                 let firstSent = try firstRow.require("sent_count", as: Int.self)
                 let firstFailed = try firstRow.require("failed_count", as: Int.self)
                 #expect(firstSent < Self.devices / 2, "the first stopped well before its end")
-                let firstDevices = Set(harness.simulator.received.filter { String(decoding: $0.payload, as: UTF8.self).contains("1-0") }
-                    .map(\.deviceToken))
+                let firstDevices = Set(
+                    harness.simulator.received.filter { String(decoding: $0.payload, as: UTF8.self).contains("1-0") }
+                        .map(\.deviceToken))
                 // Counts kept: every push APNs took is counted sent, unless its answer was lost (failed).
-                #expect(firstSent <= firstDevices.count && firstDevices.count <= firstSent + firstFailed,
-                        "sent \(firstSent), failed \(firstFailed), devices reached \(firstDevices.count)")
+                #expect(
+                    firstSent <= firstDevices.count && firstDevices.count <= firstSent + firstFailed,
+                    "sent \(firstSent), failed \(firstFailed), devices reached \(firstDevices.count)")
                 let supersededBy = try await harness.database.pool.query(
                     "SELECT superseded_by FROM dispatches WHERE id = $1", [first])[0].require("superseded_by", as: UUID.self)
                 #expect(supersededBy.uuidString.lowercased() == second)
@@ -86,7 +88,9 @@ struct SupersessionDeliveryTests {
             _ = try await Self.registerSlowDevices(harness, count: 300)
             try await DeliveryServiceTests.running(harness.engine) {
                 let first = try await harness.update(#""content_state":{"score":"1-0"}"#)
-                try await DeliveryServiceTests.waitUntil("the first update is under way", timeout: .seconds(60)) { harness.simulator.received.count >= 30 }
+                try await DeliveryServiceTests.waitUntil("the first update is under way", timeout: .seconds(60)) {
+                    harness.simulator.received.count >= 30
+                }
                 let second = try await harness.update(#""content_state":{"score":"2-0"}"#)
                 try await DeliveryServiceTests.waitUntil("both are done", timeout: .seconds(60)) {
                     let firstStatus = try await harness.dispatch(first).require("status", as: String.self)
@@ -103,7 +107,9 @@ struct SupersessionDeliveryTests {
             _ = try await Self.registerSlowDevices(harness)
             try await DeliveryServiceTests.running(harness.engine) {
                 let id = try await harness.update(#""content_state":{"score":"1-0"}"#)
-                try await DeliveryServiceTests.waitUntil("the update is under way", timeout: .seconds(60)) { harness.simulator.received.count >= 300 }
+                try await DeliveryServiceTests.waitUntil("the update is under way", timeout: .seconds(60)) {
+                    harness.simulator.received.count >= 300
+                }
                 try await harness.api { client in
                     let response = try await client.execute(
                         uri: "/messages/live_activity/dispatches/\(id)", method: .delete, headers: .bearer(harness.tenant.secret),
@@ -138,7 +144,9 @@ struct SupersessionDeliveryTests {
             _ = try await Self.registerSlowDevices(harness)
             try await DeliveryServiceTests.running(harness.engine) {
                 let first = try await harness.update(#""content_state":{"score":"1-0"}"#)
-                try await DeliveryServiceTests.waitUntil("the first update is under way", timeout: .seconds(60)) { harness.simulator.received.count >= 200 }
+                try await DeliveryServiceTests.waitUntil("the first update is under way", timeout: .seconds(60)) {
+                    harness.simulator.received.count >= 200
+                }
                 // The other gateway's API: its own router, no delivery, no signal to this engine.
                 let otherGateway = TestGateway.app(harness.database)
                 try await otherGateway.test(.router) { client in

@@ -1,8 +1,8 @@
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// The claim statement against real worker sessions: a claim made under a session that has ended is
 /// taken over at once, long before its 60 s lease; a live session's claims stay its own.
@@ -63,8 +63,11 @@ struct WorkerSessionTests {
                 #expect(try await queue.claim(worker: "w", session: session, limit: 2, lease: Self.lease, excluding: Set(ids)).isEmpty)
                 // Handed back (due now) but still being wound up here: not claimed again until it says so.
                 #expect(try await queue.release(ids[0], worker: "w", retryAt: Date()))
-                #expect(try await queue.claim(worker: "w", session: session, limit: 2, lease: Self.lease, excluding: [ids[0], ids[1]]).isEmpty)
-                #expect(try await queue.claim(worker: "w", session: session, limit: 1, lease: Self.lease, excluding: [ids[1]]).map(\.dispatch.id) == [ids[0]])
+                #expect(
+                    try await queue.claim(worker: "w", session: session, limit: 2, lease: Self.lease, excluding: [ids[0], ids[1]]).isEmpty)
+                #expect(
+                    try await queue.claim(worker: "w", session: session, limit: 1, lease: Self.lease, excluding: [ids[1]]).map(
+                        \.dispatch.id) == [ids[0]])
             }
         }
     }
@@ -78,7 +81,9 @@ struct WorkerSessionTests {
                 _ = try await queue.claim(worker: "old", limit: 1, lease: Self.lease)
                 #expect(try await queue.claim(worker: "survivor", session: survivor, limit: 1, lease: Self.lease, excluding: []).isEmpty)
                 try await database.pool.query("UPDATE dispatches SET leased_until = now() - interval '1 second'")
-                #expect(try await queue.claim(worker: "survivor", session: survivor, limit: 1, lease: Self.lease, excluding: []).map(\.dispatch.id) == ids)
+                #expect(
+                    try await queue.claim(worker: "survivor", session: survivor, limit: 1, lease: Self.lease, excluding: []).map(
+                        \.dispatch.id) == ids)
             }
         }
     }

@@ -4,8 +4,8 @@ import HTTPTypes
 import HummingbirdTesting
 import LiveGate
 import NIOCore
-import Testing
 import TestSupport
+import Testing
 
 /// A tenant's calls to the message endpoints and the dispatch resource, through the real router, with
 /// no delivery running: dispatches stay where the API left them.

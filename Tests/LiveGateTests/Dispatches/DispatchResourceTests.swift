@@ -4,8 +4,8 @@ import HTTPTypes
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The dispatch as a resource: GET and DELETE /messages/live_activity/dispatches/{id}")
 struct DispatchResourceTests {
@@ -125,7 +125,8 @@ struct DispatchResourceTests {
             #expect(try response.json["status"]?.stringValue == "cancelled")
             #expect(try response.json["completed_at"]?.isNull == true, "it has not stopped yet")
             #expect(try await queue.stopRequests(among: [claimed.dispatch.id]) == [claimed.dispatch.id: .cancelled])
-            #expect(try await queue.recordProgress(claimed, worker: "w", progress: .init(cursor: 10, sent: 10), lease: .seconds(30))
+            #expect(
+                try await queue.recordProgress(claimed, worker: "w", progress: .init(cursor: 10, sent: 10), lease: .seconds(30))
                     == .recorded(stop: .cancelled))
             #expect(try await queue.finish(claimed, worker: "w", status: .cancelled, log: []))
             let json = try await api.get(id).json

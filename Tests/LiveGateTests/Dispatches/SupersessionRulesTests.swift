@@ -2,8 +2,8 @@ import APNsCore
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// Which older dispatches an accepted update or end supersedes, read back through the dispatch resource.
 /// No delivery runs, so the older ones are still pending and end as `superseded` at once.
@@ -53,7 +53,8 @@ struct SupersessionRulesTests {
 
     @Test func aStartIsNeverSupersededAndSupersedesNothing() async throws {
         try await DispatchAPI.with { api in
-            try await api.database.registerPushToStart(api.tenant, type: "MatchAttributes", device: "d1", token: token(0x51), externalID: "fan-1")
+            try await api.database.registerPushToStart(
+                api.tenant, type: "MatchAttributes", device: "d1", token: token(0x51), externalID: "fan-1")
             let update = try await api.update()
             let start = try await api.start()
             #expect(try await api.status(update) == "pending", "a start supersedes nothing")
@@ -89,8 +90,9 @@ struct SupersessionRulesTests {
                 [scheduled])
             let claimed = try await PostgresDeliveryQueue(pool: api.database.pool).claim(worker: "w", limit: 10, lease: .seconds(30))
             #expect(Set(claimed.map { $0.dispatch.id.uuidString.lowercased() }) == [scheduled, now])
-            #expect(claimed.first { $0.dispatch.id.uuidString.lowercased() == now }?.stop == .superseded,
-                    "the one sent earlier than the scheduled time is older")
+            #expect(
+                claimed.first { $0.dispatch.id.uuidString.lowercased() == now }?.stop == .superseded,
+                "the one sent earlier than the scheduled time is older")
             #expect(claimed.first { $0.dispatch.id.uuidString.lowercased() == scheduled }?.stop == nil)
             #expect(try await api.supersededBy(now) == scheduled)
         }

@@ -1,8 +1,8 @@
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Group commit: the update statement's plan")
 struct UpdateCommitPlanningTests {

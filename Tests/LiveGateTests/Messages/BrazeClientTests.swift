@@ -1,7 +1,7 @@
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 /// PyPI's braze-client, driven by `Tests/Braze/braze_client_test.py` against a gateway on a real
 /// socket: it reads any non-empty `errors` as a failed call, so only what Braze reports as errors may

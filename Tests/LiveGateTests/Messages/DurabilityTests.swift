@@ -4,8 +4,8 @@ import HTTPTypes
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Accepted means durable", .heavy)
 struct DurabilityTests {
@@ -22,7 +22,9 @@ struct DurabilityTests {
                                 let response = try await CurlHTTPClient.request(
                                     "POST", "\(baseURL)/messages/live_activity/update",
                                     headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"],
-                                    body: Data(#"{"app_id":"\#(tenant.app.identifier)","activity_id":"m-\#(worker)","content_state":{"n":\#(sequence)}}"#.utf8))
+                                    body: Data(
+                                        #"{"app_id":"\#(tenant.app.identifier)","activity_id":"m-\#(worker)","content_state":{"n":\#(sequence)}}"#
+                                            .utf8))
                                 #expect(response.status == 201)
                                 let id = try #require(try JSONValue.parse(response.body)["dispatch_id"]?.stringValue)
                                 let found = try await database.pool.query("SELECT count(*)::int AS n FROM dispatches WHERE id = $1", [id])

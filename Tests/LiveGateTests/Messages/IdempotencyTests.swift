@@ -5,8 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Idempotency-Key on message endpoints")
 struct IdempotencyTests {
@@ -42,7 +42,8 @@ struct IdempotencyTests {
                 #expect(reused.status == .conflict)
                 #expect(
                     reused.text
-                        == #"{"errors":["send a new Idempotency-Key for a new request; a key is remembered for 24 hours"],"message":"This Idempotency-Key was already used with a different request"}"#)
+                        == #"{"errors":["send a new Idempotency-Key for a new request; a key is remembered for 24 hours"],"message":"This Idempotency-Key was already used with a different request"}"#
+                )
                 // The same key on another endpoint is another request too.
                 let elsewhere = try await client.post(
                     "/messages/live_activity/start", body(tenant, "1-0"), key: tenant.secret, headers: [Self.key: "k1"])
@@ -57,7 +58,8 @@ struct IdempotencyTests {
             let one = try await database.makeTenant()
             let two = try await database.makeTenant()
             try await TestGateway.app(database).test(.router) { client async throws in
-                #expect(try await client.post(Self.update, body(one, "x"), key: one.secret, headers: [Self.key: "shared"]).status == .created)
+                #expect(
+                    try await client.post(Self.update, body(one, "x"), key: one.secret, headers: [Self.key: "shared"]).status == .created)
                 let other = try await client.post(Self.update, body(two, "x"), key: two.secret, headers: [Self.key: "shared"])
                 #expect(other.status == .created)
                 #expect(other.headers[.init("Idempotent-Replayed")!] == nil)
@@ -104,7 +106,8 @@ struct IdempotencyTests {
     @Test func startsAreIdempotentToo() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
-            let start = #"{"app_id":"\#(tenant.app.identifier)","activity_id":"a","activity_attributes_type":"T","activity_attributes":{},"content_state":{},"notification":{"alert":{"title":"t","body":"b"}},"external_id":"nobody"}"#
+            let start =
+                #"{"app_id":"\#(tenant.app.identifier)","activity_id":"a","activity_attributes_type":"T","activity_attributes":{},"content_state":{},"notification":{"alert":{"title":"t","body":"b"}},"external_id":"nobody"}"#
             try await TestGateway.app(database).test(.router) { client async throws in
                 let first = try await client.post("/messages/live_activity/start", start, key: tenant.secret, headers: [Self.key: "s"])
                 let again = try await client.post("/messages/live_activity/start", start, key: tenant.secret, headers: [Self.key: "s"])
@@ -138,7 +141,8 @@ struct IdempotencyKeyPurgeTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 for key in ["old-1", "old-2", "fresh"] {
                     let body = #"{"app_id":"\#(tenant.app.identifier)","activity_id":"a","content_state":{"k":"\#(key)"}}"#
-                    _ = try await client.post("/messages/live_activity/update", body, key: tenant.secret, headers: [IdempotencyTests.key: key])
+                    _ = try await client.post(
+                        "/messages/live_activity/update", body, key: tenant.secret, headers: [IdempotencyTests.key: key])
                 }
             }
             try await database.pool.query(

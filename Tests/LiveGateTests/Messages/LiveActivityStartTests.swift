@@ -4,8 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("POST /messages/live_activity/start")
 struct LiveActivityStartTests {
@@ -19,7 +19,8 @@ struct LiveActivityStartTests {
     @Test func startsForNamedUsersWithApplesStartPayload() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
-            try await database.registerPushToStart(tenant, type: "AdventureAttributes", device: "iphone", token: "a1a1", externalID: "fan-1")
+            try await database.registerPushToStart(
+                tenant, type: "AdventureAttributes", device: "iphone", token: "a1a1", externalID: "fan-1")
             try await database.registerPushToStart(tenant, type: "AdventureAttributes", device: "ipad", token: "a2a2", externalID: "fan-1")
             try await database.registerPushToStart(
                 tenant, type: "AdventureAttributes", device: "phone-b", token: "b1b1", alias: UserAlias(label: "install", name: "anon-b"))
@@ -28,7 +29,10 @@ struct LiveActivityStartTests {
             let response = try await TestGateway.app(database, clock: pinnedClock).test(.router) { client async throws in
                 try await client.post(
                     Self.path,
-                    Self.body(tenant, #""external_user_ids":["fan-1","fan-1"],"user_aliases":[{"alias_name":"anon-b","alias_label":"install"}],"relevance_score":50"#),
+                    Self.body(
+                        tenant,
+                        #""external_user_ids":["fan-1","fan-1"],"user_aliases":[{"alias_name":"anon-b","alias_label":"install"}],"relevance_score":50"#
+                    ),
                     key: tenant.secret)
             }
             #expect(response.status == .created, "\(response.text)")
@@ -54,21 +58,24 @@ struct LiveActivityStartTests {
     @Test func missingUsersAndUsersWithoutATokenAreNonFatal() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
-            try await database.registerPushToStart(tenant, type: "AdventureAttributes", device: "iphone", token: "a1a1", externalID: "fan-1")
+            try await database.registerPushToStart(
+                tenant, type: "AdventureAttributes", device: "iphone", token: "a1a1", externalID: "fan-1")
             // fan-2 exists, but only with a token for another type.
             try await database.registerPushToStart(tenant, type: "MatchAttributes", device: "iphone2", token: "b1b1", externalID: "fan-2")
             let response = try await TestGateway.app(database).test(.router) { client async throws in
                 try await client.post(
                     Self.path,
-                    Self.body(tenant, #""external_user_ids":["fan-1","fan-2","ghost"],"user_aliases":[{"alias_name":"n","alias_label":"l"}]"#),
+                    Self.body(
+                        tenant, #""external_user_ids":["fan-1","fan-2","ghost"],"user_aliases":[{"alias_name":"n","alias_label":"l"}]"#),
                     key: tenant.secret)
             }
             #expect(response.status == .created)
-            #expect(response.errors == [
-                "external_id 'ghost' was not found",
-                "user alias 'n' (label 'l') was not found",
-                "external_id 'fan-2' has no push-to-start token for AdventureAttributes",
-            ])
+            #expect(
+                response.errors == [
+                    "external_id 'ghost' was not found",
+                    "user alias 'n' (label 'l') was not found",
+                    "external_id 'fan-2' has no push-to-start token for AdventureAttributes",
+                ])
             #expect(try await database.count("SELECT count(*) FROM dispatch_targets") == 1)
         }
     }
@@ -76,7 +83,8 @@ struct LiveActivityStartTests {
     @Test func aSingleExternalIDIsShorthandForOneUser() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
-            try await database.registerPushToStart(tenant, type: "AdventureAttributes", device: "iphone", token: "a1a1", externalID: "fan-1")
+            try await database.registerPushToStart(
+                tenant, type: "AdventureAttributes", device: "iphone", token: "a1a1", externalID: "fan-1")
             let response = try await TestGateway.app(database).test(.router) { client async throws in
                 try await client.post(Self.path, Self.body(tenant, #""external_id":"fan-1""#), key: tenant.secret)
             }
@@ -87,8 +95,10 @@ struct LiveActivityStartTests {
 
     static let invalidBodies: [(fields: String, error: String)] = [
         (#""segment_id":"s-1""#, "segment_id targeting is not supported yet: name the users with external_user_ids or user_aliases"),
-        (#""custom_audience":{"AND":[]}"#,
-         "custom_audience targeting is not supported yet: name the users with external_user_ids or user_aliases"),
+        (
+            #""custom_audience":{"AND":[]}"#,
+            "custom_audience targeting is not supported yet: name the users with external_user_ids or user_aliases"
+        ),
         (#""x":1"#, "name the users to start the activity for: external_user_ids, user_aliases or external_id"),
         (#""external_user_ids":[\#((0...50).map { "\"u\($0)\"" }.joined(separator: ","))]"#, "at most 50 users per start, got 51"),
         (#""external_user_ids":"fan-1""#, "external_user_ids must be an array of strings, got string"),
@@ -97,10 +107,14 @@ struct LiveActivityStartTests {
         (#""user_aliases":["n"]"#, "user_aliases[0] must be an object with alias_name and alias_label"),
         (#""external_id":"f","activity_attributes_type":null"#, "activity_attributes_type is required"),
         (#""external_id":"f","activity_attributes":[]"#, "activity_attributes must be an object, got array"),
-        (#""external_id":"f","notification":{"alert":{"body":"only a body"}}"#,
-         "notification.alert.title is required to start an activity"),
-        (#""external_id":"f","notification":{"alert":{"title":"only a title"}}"#,
-         "notification.alert.body is required to start an activity"),
+        (
+            #""external_id":"f","notification":{"alert":{"body":"only a body"}}"#,
+            "notification.alert.title is required to start an activity"
+        ),
+        (
+            #""external_id":"f","notification":{"alert":{"title":"only a title"}}"#,
+            "notification.alert.body is required to start an activity"
+        ),
         (#""external_id":"f","notification":null"#, "notification is required"),
     ]
 
@@ -114,7 +128,8 @@ struct LiveActivityStartTests {
             let tenant = try await database.makeTenant()
             let fifty = (1...50).map { "\"u\($0)\"" }.joined(separator: ",")
             let response = try await TestGateway.app(database).test(.router) { client async throws in
-                try await client.post(Self.path, Self.body(tenant, #""external_user_ids":[\#(fifty),"u1"],"external_id":"u2""#), key: tenant.secret)
+                try await client.post(
+                    Self.path, Self.body(tenant, #""external_user_ids":[\#(fifty),"u1"],"external_id":"u2""#), key: tenant.secret)
             }
             #expect(response.status == .created)
             #expect(response.errors.count == 50)

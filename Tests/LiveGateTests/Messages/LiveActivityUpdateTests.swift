@@ -4,8 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("POST /messages/live_activity/update")
 struct LiveActivityUpdateTests {
@@ -41,27 +41,39 @@ struct LiveActivityUpdateTests {
             #expect(try row.require("app_id", as: UUID.self) == tenant.app.id)
             try expectJSON(
                 try await database.payload(ofDispatch: dispatchID),
-                equals: #"{ "aps": { "timestamp": 1685952000, "event": "update", "content-state": { "currentHealthLevel": 0.941, "eventDescription": "Power Panda found a sword!" } } }"#)
+                equals:
+                    #"{ "aps": { "timestamp": 1685952000, "event": "update", "content-state": { "currentHealthLevel": 0.941, "eventDescription": "Power Panda found a sword!" } } }"#
+            )
         }
     }
 
     /// Each of Apple's WWDC23 examples, produced from the Braze-shaped request that means the same.
     static let goldenCases: [(name: String, fields: String, expected: String)] = [
-        ("alert",
-         #""content_state":{"currentHealthLevel":0.0,"eventDescription":"Power Panda has been knocked down!"},"notification":{"alert":{"title":"Power Panda is knocked down!","body":"Use a potion to heal Power Panda!","sound":"default"}}"#,
-         #"{ "aps": { "timestamp": 1685952000, "event": "update", "content-state": { "currentHealthLevel": 0.0, "eventDescription": "Power Panda has been knocked down!" }, "alert": { "title": "Power Panda is knocked down!", "body": "Use a potion to heal Power Panda!", "sound": "default" } } }"#),
-        ("localized alert",
-         #""content_state":{"currentHealthLevel":0.0,"eventDescription":"Power Panda has been knocked down!"},"notification":{"alert":{"title_loc_key":"%@ is knocked down!","title_loc_args":["Power Panda"],"loc_key":"Use a potion to heal %@!","loc_args":["Power Panda"],"sound":"HeroDown.mp4"}}"#,
-         #"{ "aps": { "timestamp": 1685952000, "event": "update", "content-state": { "currentHealthLevel": 0.0, "eventDescription": "Power Panda has been knocked down!" }, "alert": { "title": { "loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"] }, "body": { "loc-key": "Use a potion to heal %@!", "loc-args": ["Power Panda"] }, "sound": "HeroDown.mp4" } } }"#),
-        ("end with dismissal date",
-         #""end_activity":true,"dismissal_date":"2023-06-05T10:00:00Z","content_state":{"currentHealthLevel":0.23,"eventDescription":"Adventure over! Power Panda is taking a nap."}"#,
-         #"{ "aps": { "timestamp": 1685952000, "event": "end", "dismissal-date": 1685959200, "content-state": { "currentHealthLevel": 0.23, "eventDescription": "Adventure over! Power Panda is taking a nap." } } }"#),
-        ("stale date",
-         #""stale_date":"2023-06-05T12:00:00+02:00","content_state":{"currentHealthLevel":0.79,"eventDescription":"Egghead is in the woods and lost connection."}"#,
-         #"{ "aps": { "timestamp": 1685952000, "event": "update", "stale-date": 1685959200, "content-state": { "currentHealthLevel": 0.79, "eventDescription": "Egghead is in the woods and lost connection." } } }"#),
-        ("relevance score",
-         #""relevance_score":100,"content_state":{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}"#,
-         #"{ "aps": { "timestamp": 1685952000, "event": "update", "relevance-score": 100, "content-state": { "currentHealthLevel": 0.941, "eventDescription": "Power Panda found a sword!" } } }"#),
+        (
+            "alert",
+            #""content_state":{"currentHealthLevel":0.0,"eventDescription":"Power Panda has been knocked down!"},"notification":{"alert":{"title":"Power Panda is knocked down!","body":"Use a potion to heal Power Panda!","sound":"default"}}"#,
+            #"{ "aps": { "timestamp": 1685952000, "event": "update", "content-state": { "currentHealthLevel": 0.0, "eventDescription": "Power Panda has been knocked down!" }, "alert": { "title": "Power Panda is knocked down!", "body": "Use a potion to heal Power Panda!", "sound": "default" } } }"#
+        ),
+        (
+            "localized alert",
+            #""content_state":{"currentHealthLevel":0.0,"eventDescription":"Power Panda has been knocked down!"},"notification":{"alert":{"title_loc_key":"%@ is knocked down!","title_loc_args":["Power Panda"],"loc_key":"Use a potion to heal %@!","loc_args":["Power Panda"],"sound":"HeroDown.mp4"}}"#,
+            #"{ "aps": { "timestamp": 1685952000, "event": "update", "content-state": { "currentHealthLevel": 0.0, "eventDescription": "Power Panda has been knocked down!" }, "alert": { "title": { "loc-key": "%@ is knocked down!", "loc-args": ["Power Panda"] }, "body": { "loc-key": "Use a potion to heal %@!", "loc-args": ["Power Panda"] }, "sound": "HeroDown.mp4" } } }"#
+        ),
+        (
+            "end with dismissal date",
+            #""end_activity":true,"dismissal_date":"2023-06-05T10:00:00Z","content_state":{"currentHealthLevel":0.23,"eventDescription":"Adventure over! Power Panda is taking a nap."}"#,
+            #"{ "aps": { "timestamp": 1685952000, "event": "end", "dismissal-date": 1685959200, "content-state": { "currentHealthLevel": 0.23, "eventDescription": "Adventure over! Power Panda is taking a nap." } } }"#
+        ),
+        (
+            "stale date",
+            #""stale_date":"2023-06-05T12:00:00+02:00","content_state":{"currentHealthLevel":0.79,"eventDescription":"Egghead is in the woods and lost connection."}"#,
+            #"{ "aps": { "timestamp": 1685952000, "event": "update", "stale-date": 1685959200, "content-state": { "currentHealthLevel": 0.79, "eventDescription": "Egghead is in the woods and lost connection." } } }"#
+        ),
+        (
+            "relevance score",
+            #""relevance_score":100,"content_state":{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}"#,
+            #"{ "aps": { "timestamp": 1685952000, "event": "update", "relevance-score": 100, "content-state": { "currentHealthLevel": 0.941, "eventDescription": "Power Panda found a sword!" } } }"#
+        ),
     ]
 
     @Test(arguments: goldenCases)
@@ -142,9 +154,10 @@ struct LiveActivityUpdateTests {
                     Self.path, Self.body(tenant, #""content_state":{},"external_id":"fan-2""#), key: tenant.secret)
                 #expect(narrowedToSomeoneElse.status == .created)
                 #expect(!narrowedToSomeoneElse.has(key: "errors"))
-                #expect(narrowedToSomeoneElse.warnings == [
-                    "no device of external_id 'fan-2' has registered a push token for activity_id 'adventure-1' yet"
-                ])
+                #expect(
+                    narrowedToSomeoneElse.warnings == [
+                        "no device of external_id 'fan-2' has registered a push token for activity_id 'adventure-1' yet"
+                    ])
 
                 let narrowed = try await client.post(
                     Self.path, Self.body(tenant, #""content_state":{},"external_id":"fan-1""#), key: tenant.secret)
@@ -182,30 +195,46 @@ struct LiveActivityUpdateTests {
     static let invalidBodies: [(fields: String, error: String)] = [
         (#""activity_id":null,"content_state":{}"#, "activity_id is required"),
         (#""activity_id":"","content_state":{}"#, "activity_id must not be empty"),
-        (#""activity_id":"\#(String(repeating: "é", count: 257))","content_state":{}"#,
-         "activity_id must be at most 256 characters, got 257"),
+        (
+            #""activity_id":"\#(String(repeating: "é", count: 257))","content_state":{}"#,
+            "activity_id must be at most 256 characters, got 257"
+        ),
         (#""app_id":5,"content_state":{}"#, "app_id must be a string, got number"),
         (#""x":1"#, "content_state is required"),
         (#""content_state":"{}""#, "content_state must be an object, got string"),
         (#""content_state":{},"end_activity":"yes""#, "end_activity must be true or false, got string"),
-        (#""content_state":{},"stale_date":"tomorrow""#,
-         "stale_date must be an ISO-8601 date-time with a time zone, such as 2023-02-28T00:00:00+0000; got 'tomorrow'"),
-        (#""content_state":{},"dismissal_date":"2023-02-28T00:00:00""#,
-         "dismissal_date must be an ISO-8601 date-time with a time zone, such as 2023-02-28T00:00:00+0000; got '2023-02-28T00:00:00'"),
-        (#""content_state":{},"dismissal_date":1677542400"#,
-         "dismissal_date must be an ISO-8601 date-time with a time zone, such as 2023-02-28T00:00:00+0000; got number"),
+        (
+            #""content_state":{},"stale_date":"tomorrow""#,
+            "stale_date must be an ISO-8601 date-time with a time zone, such as 2023-02-28T00:00:00+0000; got 'tomorrow'"
+        ),
+        (
+            #""content_state":{},"dismissal_date":"2023-02-28T00:00:00""#,
+            "dismissal_date must be an ISO-8601 date-time with a time zone, such as 2023-02-28T00:00:00+0000; got '2023-02-28T00:00:00'"
+        ),
+        (
+            #""content_state":{},"dismissal_date":1677542400"#,
+            "dismissal_date must be an ISO-8601 date-time with a time zone, such as 2023-02-28T00:00:00+0000; got number"
+        ),
         (#""content_state":{},"relevance_score":"high""#, "relevance_score must be a number, got string"),
         (#""content_state":{},"priority":7"#, "priority must be 5 or 10"),
         (#""content_state":{},"notification":{"apns_priority":"10"}"#, "notification.apns_priority must be 5 or 10"),
-        (#""content_state":{},"priority":5,"notification":{"apns_priority":10}"#,
-         "priority (5) and notification.apns_priority (10) disagree: give one"),
+        (
+            #""content_state":{},"priority":5,"notification":{"apns_priority":10}"#,
+            "priority (5) and notification.apns_priority (10) disagree: give one"
+        ),
         (#""content_state":{},"notification":[]"#, "notification must be an object, got array"),
-        (#""content_state":{},"notification":{"alert":{"title":"a","title_loc_key":"b"}}"#,
-         "give notification.alert.title or notification.alert.title_loc_key, not both"),
-        (#""content_state":{},"notification":{"alert":{"loc_args":["x"]}}"#,
-         "notification.alert.loc_args needs notification.alert.loc_key"),
-        (#""content_state":{},"notification":{"alert":{"title_loc_key":"k","title_loc_args":[1]}}"#,
-         "notification.alert.title_loc_args[0] must be a non-empty string of at most 1024 characters"),
+        (
+            #""content_state":{},"notification":{"alert":{"title":"a","title_loc_key":"b"}}"#,
+            "give notification.alert.title or notification.alert.title_loc_key, not both"
+        ),
+        (
+            #""content_state":{},"notification":{"alert":{"loc_args":["x"]}}"#,
+            "notification.alert.loc_args needs notification.alert.loc_key"
+        ),
+        (
+            #""content_state":{},"notification":{"alert":{"title_loc_key":"k","title_loc_args":[1]}}"#,
+            "notification.alert.title_loc_args[0] must be a non-empty string of at most 1024 characters"
+        ),
         (#""content_state":{},"external_id":"""#, "external_id must not be empty"),
         (#""content_state":{},"external_id":"fan\u0000-7""#, "external_id must not contain NUL characters"),
     ]
@@ -221,10 +250,11 @@ struct LiveActivityUpdateTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 let response = try await client.post(Self.path, #"{"activity_id":3,"priority":1}"#, key: tenant.secret)
                 #expect(response.status == .badRequest)
-                #expect(response.errors == [
-                    "app_id is required", "activity_id must be a string, got number", "content_state is required",
-                    "priority must be 5 or 10",
-                ])
+                #expect(
+                    response.errors == [
+                        "app_id is required", "activity_id must be a string, got number", "content_state is required",
+                        "priority must be 5 or 10",
+                    ])
                 #expect(try response.json["message"]?.stringValue == "Invalid request: 4 problems, listed in errors")
             }
         }
@@ -256,7 +286,9 @@ struct LiveActivityUpdateTests {
                     let response = try await client.post(
                         Self.path, #"{"app_id":"\#(appID)","activity_id":"a","content_state":{}}"#, key: tenant.secret)
                     #expect(response.status == .badRequest)
-                    #expect(response.text == #"{"errors":["no app has app_id '\#(appID)' in this API key's workspace"],"message":"Unknown app_id"}"#)
+                    #expect(
+                        response.text
+                            == #"{"errors":["no app has app_id '\#(appID)' in this API key's workspace"],"message":"Unknown app_id"}"#)
                 }
             }
             #expect(try await database.count("SELECT count(*) FROM dispatches") == 0)
@@ -269,7 +301,10 @@ struct LiveActivityUpdateTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 let response = try await client.post(Self.path, Self.body(tenant, #""content_state":{}"#), key: tenant.secret)
                 #expect(response.status == .forbidden)
-                #expect(response.text == #"{"errors":["this API key does not have the messages.live_activity.update permission"],"message":"Access Denied"}"#)
+                #expect(
+                    response.text
+                        == #"{"errors":["this API key does not have the messages.live_activity.update permission"],"message":"Access Denied"}"#
+                )
                 let anonymous = try await client.post(Self.path, Self.body(tenant, #""content_state":{}"#), key: nil)
                 #expect(anonymous.status == .unauthorized)
             }

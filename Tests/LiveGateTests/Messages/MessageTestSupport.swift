@@ -5,8 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// Apple's examples are stamped 2023-06-05T08:00:00Z; the gateway's clock is pinned there.
 let wwdcTime = Date(timeIntervalSince1970: 1_685_952_000)

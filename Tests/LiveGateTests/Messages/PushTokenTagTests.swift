@@ -4,8 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("POST /push_token_tag: the SDK's token registry")
 struct PushTokenTagTests {
@@ -22,7 +22,9 @@ struct PushTokenTagTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 let response = try await client.post(
                     "/push_token_tag",
-                    Self.body(tenant, #""device_id":"iphone-1","external_id":"fan-7","tag":"game-42","push_token":"\#(Self.tokenA.uppercased())""#),
+                    Self.body(
+                        tenant, #""device_id":"iphone-1","external_id":"fan-7","tag":"game-42","push_token":"\#(Self.tokenA.uppercased())""#
+                    ),
                     key: nil)
                 #expect(response.status == .created)
                 #expect(response.text == #"{"message":"success"}"#)
@@ -82,7 +84,8 @@ struct PushTokenTagTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 let register = Self.body(
                     tenant,
-                    #""device_id":"iphone-1","user_alias":{"alias_name":"anon-1","alias_label":"install"},"activity_attributes_type":"MatchAttributes","push_to_start_token":"\#(Self.tokenA)""#)
+                    #""device_id":"iphone-1","user_alias":{"alias_name":"anon-1","alias_label":"install"},"activity_attributes_type":"MatchAttributes","push_to_start_token":"\#(Self.tokenA)""#
+                )
                 #expect(try await client.post("/push_token_tag", register, key: nil).status == .created)
                 #expect(try await client.post("/push_token_tag", register, key: nil).status == .created)
                 let rotate = register.replacingOccurrences(of: Self.tokenA, with: Self.tokenB)
@@ -123,23 +126,39 @@ struct PushTokenTagTests {
         (#""tag":"t","push_token":"ab""#, "device_id is required"),
         (#""device_id":7,"tag":"t","push_token":"ab""#, "device_id must be a string, got number"),
         (#""device_id":"d","tag":"t""#, "push_token is required: a hex token, or null to remove the registration"),
-        (#""device_id":"d","tag":"t","push_token":"abc""#,
-         "push_token must be the token as hex: an even number of 0-9/a-f digits, at most 400"),
-        (#""device_id":"d","tag":"t","push_token":"zz""#,
-         "push_token must be the token as hex: an even number of 0-9/a-f digits, at most 400"),
-        (#""device_id":"d","push_token":"ab""#,
-         "tag (with push_token) or activity_attributes_type (with push_to_start_token) is required"),
-        (#""device_id":"d","tag":"t","push_token":"ab","activity_attributes_type":"X","push_to_start_token":"ab""#,
-         "give tag with push_token, or activity_attributes_type with push_to_start_token, not both"),
+        (
+            #""device_id":"d","tag":"t","push_token":"abc""#,
+            "push_token must be the token as hex: an even number of 0-9/a-f digits, at most 400"
+        ),
+        (
+            #""device_id":"d","tag":"t","push_token":"zz""#,
+            "push_token must be the token as hex: an even number of 0-9/a-f digits, at most 400"
+        ),
+        (
+            #""device_id":"d","push_token":"ab""#,
+            "tag (with push_token) or activity_attributes_type (with push_to_start_token) is required"
+        ),
+        (
+            #""device_id":"d","tag":"t","push_token":"ab","activity_attributes_type":"X","push_to_start_token":"ab""#,
+            "give tag with push_token, or activity_attributes_type with push_to_start_token, not both"
+        ),
         (#""device_id":"d","tag":"","push_token":"ab""#, "tag must not be empty"),
-        (#""device_id":"d","tag":"t","push_token":"ab","push_to_start_token":"cd""#,
-         "push_to_start_token goes with activity_attributes_type, which this call does not give"),
-        (#""device_id":"d","activity_attributes_type":"X","push_to_start_token":"ab","push_token":"cd""#,
-         "push_token goes with tag, which this call does not give"),
-        (#""device_id":"d","tag":"\#(String(repeating: "x", count: 257))","push_token":"ab""#,
-         "tag must be at most 256 characters, got 257"),
-        (#""device_id":"d","activity_attributes_type":"X","push_to_start_token":12"#,
-         "push_to_start_token must be the token as hex: an even number of 0-9/a-f digits, at most 400"),
+        (
+            #""device_id":"d","tag":"t","push_token":"ab","push_to_start_token":"cd""#,
+            "push_to_start_token goes with activity_attributes_type, which this call does not give"
+        ),
+        (
+            #""device_id":"d","activity_attributes_type":"X","push_to_start_token":"ab","push_token":"cd""#,
+            "push_token goes with tag, which this call does not give"
+        ),
+        (
+            #""device_id":"d","tag":"\#(String(repeating: "x", count: 257))","push_token":"ab""#,
+            "tag must be at most 256 characters, got 257"
+        ),
+        (
+            #""device_id":"d","activity_attributes_type":"X","push_to_start_token":12"#,
+            "push_to_start_token must be the token as hex: an even number of 0-9/a-f digits, at most 400"
+        ),
         (#""device_id":"d","tag":"t","push_token":"ab","user_alias":{"alias_name":"n"}"#, "user_alias.alias_label is required"),
         (#""device_id":"d","tag":"t","push_token":"ab","external_id":["x"]"#, "external_id must be a string, got array"),
     ]

@@ -3,8 +3,8 @@ import APNsSimulator
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 /// `GET /metrics` of real `livegate serve` processes, delivering through the APNs simulator: each metric
 /// moves by exactly what happened, and no tenant's identifier or secret shows anywhere in a scrape.
@@ -210,7 +210,8 @@ struct MetricsEndpointTests {
     }
 
     static func update(
-        _ base: String, _ tenant: Tenant, activityID: String = MetricsEndpointTests.activityID, idempotencyKey: String? = nil, extra: String = ""
+        _ base: String, _ tenant: Tenant, activityID: String = MetricsEndpointTests.activityID, idempotencyKey: String? = nil,
+        extra: String = ""
     ) async throws -> CurlHTTPClient.Response {
         var headers = ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"]
         if let idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }

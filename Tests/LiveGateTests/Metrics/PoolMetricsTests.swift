@@ -4,8 +4,8 @@ import Foundation
 import LiveGate
 import PostgresClient
 import Prometheus
-import Testing
 import TestSupport
+import Testing
 
 /// The pool's metrics, in this process: the pool is made under a task-local `GatewayMetricsFactory`
 /// with a registry of the test's own, so nothing is bootstrapped and other tests are not touched.

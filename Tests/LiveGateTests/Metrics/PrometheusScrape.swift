@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One scrape of `GET /metrics`, read as Prometheus's text format: each sample by name and label set,
 /// each family's `# TYPE` and `# HELP`. A sample not shown reads as 0, as Prometheus treats a

@@ -1,7 +1,7 @@
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Quota leases in PostgreSQL")
 struct QuotaStoreTests {
@@ -17,9 +17,13 @@ struct QuotaStoreTests {
                 return try await group.reduce(0, +)
             }
             #expect(leased == 100)
-            #expect(try await store.lease(workspaceID: workspace.id, window: window, wanted: 7, limit: 100) == QuotaLease(leased: 0, windowTotal: 100))
+            #expect(
+                try await store.lease(workspaceID: workspace.id, window: window, wanted: 7, limit: 100)
+                    == QuotaLease(leased: 0, windowTotal: 100))
             try await store.giveBack(workspaceID: workspace.id, window: window, count: 5)
-            #expect(try await store.lease(workspaceID: workspace.id, window: window, wanted: 7, limit: 100) == QuotaLease(leased: 5, windowTotal: 100))
+            #expect(
+                try await store.lease(workspaceID: workspace.id, window: window, wanted: 7, limit: 100)
+                    == QuotaLease(leased: 5, windowTotal: 100))
             // Another hour is another window.
             #expect(
                 try await store.lease(workspaceID: workspace.id, window: window.addingTimeInterval(3600), wanted: 7, limit: 100)

@@ -5,8 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import NIOConcurrencyHelpers
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Rate limits: per workspace, per clock hour, start and update together")
 struct RateLimitTests {
@@ -27,7 +27,8 @@ struct RateLimitTests {
 
     /// A tenant whose workspace may make `limit` calls an hour, and a gateway whose clock the test moves.
     static func withLimit(
-        _ limit: Int, _ body: @escaping @Sendable (Tenant, TestDatabase, NIOLockedValueBox<Date>, any TestClientProtocol) async throws -> Void
+        _ limit: Int,
+        _ body: @escaping @Sendable (Tenant, TestDatabase, NIOLockedValueBox<Date>, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant(rateLimitPerHour: limit)
@@ -84,7 +85,8 @@ struct RateLimitTests {
             let second = try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret)
             #expect(Self.headers(second).remaining == "0")
             #expect(try await client.post("/messages/live_activity/start", start, key: tenant.secret).status == .tooManyRequests)
-            #expect(try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .tooManyRequests)
+            #expect(
+                try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .tooManyRequests)
         }
     }
 
@@ -108,14 +110,16 @@ struct RateLimitTests {
             let other = try await database.makeTenant(rateLimitPerHour: 1)
             #expect(try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .created)
             #expect(try await client.post("/messages/live_activity/update", Self.update(other), key: other.secret).status == .created)
-            #expect(try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .tooManyRequests)
+            #expect(
+                try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .tooManyRequests)
         }
     }
 
     @Test func aRaisedLimitIsSeenWithinASecond() async throws {
         try await Self.withLimit(1) { tenant, database, _, client in
             #expect(try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .created)
-            #expect(try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .tooManyRequests)
+            #expect(
+                try await client.post("/messages/live_activity/update", Self.update(tenant), key: tenant.secret).status == .tooManyRequests)
             _ = try await database.tenancy.setRateLimit(workspaceID: tenant.workspace.id, rateLimitPerHour: 2)
             // A spent window is believed spent for a second before the database is asked again.
             try await Task.sleep(for: .milliseconds(1_100))

@@ -1,8 +1,8 @@
 import Foundation
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("livegate app sdk-auth, run as a subprocess")
 struct SDKAuthCLITests {
@@ -20,7 +20,10 @@ struct SDKAuthCLITests {
             let appID = tenant.app.identifier
 
             let enforce = try await LiveGateBinary.run(
-                ["app", "sdk-auth", appID, "--public-key", files.path("ec.pub.pem"), "--public-key", files.path("rsa.pub.pem"), "--enforce"],
+                [
+                    "app", "sdk-auth", appID, "--public-key", files.path("ec.pub.pem"), "--public-key", files.path("rsa.pub.pem"),
+                    "--enforce",
+                ],
                 databaseURL: url)
             #expect(enforce.status == 0, "\(enforce.stderr)")
             #expect(enforce.lastLine == appID)
@@ -67,8 +70,10 @@ struct SDKAuthCLITests {
         (["--public-key", "ec.pem", "--enforce"], "this is a private key: give only its public half"),
         (["--public-key", "p384.pub.pem", "--enforce"], "EC keys must be on the P-256 curve"),
         (["--public-key", "ec.pub.pem", "--public-key", "ec.pub.pem", "--enforce"], "the same public key was given twice"),
-        (["--public-key", "ec.pub.pem", "--public-key", "ec2.pub.pem", "--public-key", "rsa.pub.pem", "--enforce"],
-         "give at most 2 --public-key files"),
+        (
+            ["--public-key", "ec.pub.pem", "--public-key", "ec2.pub.pem", "--public-key", "rsa.pub.pem", "--enforce"],
+            "give at most 2 --public-key files"
+        ),
         (["--public-key", "missing.pem", "--enforce"], "cannot read --public-key"),
         (["--public-key", "ec.pub.pem"], "give exactly one of --enforce and --off"),
         (["--enforce", "--off"], "give exactly one of --enforce and --off"),

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("docs/operating/sdk-authentication.md: its server-side example signs tokens the gateway takes")
 struct SDKAuthDocumentationTests {

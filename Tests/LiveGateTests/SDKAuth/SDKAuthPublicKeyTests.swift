@@ -1,7 +1,7 @@
 import Foundation
 import LiveGate
-import Testing
 import TestSupport
+import Testing
 
 @Suite("SDK authentication keys: which public keys are taken, as openssl made them")
 struct SDKAuthPublicKeyTests {
@@ -21,8 +21,10 @@ struct SDKAuthPublicKeyTests {
     @Test(arguments: [
         ("ec.pem", "this is a private key: give only its public half (openssl pkey -in key.pem -pubout)"),
         ("ec.cert.pem", "this is a certificate: give its public key (openssl x509 -in cert.pem -pubkey -noout)"),
-        ("rsa.pkcs1.pem",
-         "this is a PKCS#1 RSA key: convert it to SubjectPublicKeyInfo (openssl pkey -pubin -in key.pem -out spki.pem)"),
+        (
+            "rsa.pkcs1.pem",
+            "this is a PKCS#1 RSA key: convert it to SubjectPublicKeyInfo (openssl pkey -pubin -in key.pem -out spki.pem)"
+        ),
         ("two.pub.pem", "the file holds 2 PEM blocks: give one public key per file"),
         ("p384.pub.pem", "EC keys must be on the P-256 curve (prime256v1), for ES256"),
         ("k256.pub.pem", "EC keys must be on the P-256 curve (prime256v1), for ES256"),

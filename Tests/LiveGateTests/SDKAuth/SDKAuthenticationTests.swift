@@ -5,8 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import PostgresClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite("SDK authentication on POST /push_token_tag: JWTs from the customer's server")
 struct SDKAuthenticationTests {
@@ -98,32 +98,54 @@ struct SDKAuthenticationTests {
         let seconds = Int(now.timeIntervalSince1970)
         let ec = files.path("ec.pem")
         return [
-            (.init(key: ec, algorithm: "ES256", claims: JWTSigner.claims("fan-7", expiresIn: -120, now: now)),
-             "the token expired at \(Date(timeIntervalSince1970: TimeInterval(seconds - 120)).iso8601)"),
-            (.init(key: ec, algorithm: "ES256", claims: ["sub": "fan-7", "iat": seconds]),
-             "the token has no exp: SDK authentication tokens must expire"),
-            (.init(key: ec, algorithm: "ES256", claims: ["sub": "fan-7", "exp": "tomorrow"]),
-             "the token's exp must be a number of seconds since 1970"),
-            (.init(key: ec, algorithm: "ES256", claims: ["sub": "fan-7", "exp": seconds + 600, "nbf": seconds + 300]),
-             "the token is not valid before \(Date(timeIntervalSince1970: TimeInterval(seconds + 300)).iso8601), later than now"),
-            (.init(key: ec, algorithm: "ES256", claims: ["sub": "fan-7", "exp": seconds + 900, "iat": seconds + 600]),
-             "the token is issued at \(Date(timeIntervalSince1970: TimeInterval(seconds + 600)).iso8601), later than now"),
+            (
+                .init(key: ec, algorithm: "ES256", claims: JWTSigner.claims("fan-7", expiresIn: -120, now: now)),
+                "the token expired at \(Date(timeIntervalSince1970: TimeInterval(seconds - 120)).iso8601)"
+            ),
+            (
+                .init(key: ec, algorithm: "ES256", claims: ["sub": "fan-7", "iat": seconds]),
+                "the token has no exp: SDK authentication tokens must expire"
+            ),
+            (
+                .init(key: ec, algorithm: "ES256", claims: ["sub": "fan-7", "exp": "tomorrow"]),
+                "the token's exp must be a number of seconds since 1970"
+            ),
+            (
+                .init(key: ec, algorithm: "ES256", claims: ["sub": "fan-7", "exp": seconds + 600, "nbf": seconds + 300]),
+                "the token is not valid before \(Date(timeIntervalSince1970: TimeInterval(seconds + 300)).iso8601), later than now"
+            ),
+            (
+                .init(key: ec, algorithm: "ES256", claims: ["sub": "fan-7", "exp": seconds + 900, "iat": seconds + 600]),
+                "the token is issued at \(Date(timeIntervalSince1970: TimeInterval(seconds + 600)).iso8601), later than now"
+            ),
             (.init(key: ec, algorithm: "ES256", claims: ["exp": seconds + 300]), "the token has no sub (the user's external_id)"),
             // Signed by a key the app does not hold.
-            (.init(key: files.path("ec2.pem"), algorithm: "ES256", claims: JWTSigner.claims("fan-7", now: now)),
-             "the token's signature does not match this app's public keys"),
+            (
+                .init(key: files.path("ec2.pem"), algorithm: "ES256", claims: JWTSigner.claims("fan-7", now: now)),
+                "the token's signature does not match this app's public keys"
+            ),
             // Forgeries a careless verifier would take.
-            (.init(key: ec, algorithm: "none", claims: JWTSigner.claims("fan-7", now: now)),
-             "alg 'none' is not accepted: sign with ES256 or RS256"),
-            (.init(key: ec, algorithm: "HS256-public", claims: JWTSigner.claims("fan-7", now: now)),
-             "alg 'HS256' is not accepted: sign with ES256 or RS256"),
-            (.init(key: files.path("p384.pem"), algorithm: "ES384", claims: JWTSigner.claims("fan-7", now: now)),
-             "alg 'ES384' is not accepted: sign with ES256 or RS256"),
+            (
+                .init(key: ec, algorithm: "none", claims: JWTSigner.claims("fan-7", now: now)),
+                "alg 'none' is not accepted: sign with ES256 or RS256"
+            ),
+            (
+                .init(key: ec, algorithm: "HS256-public", claims: JWTSigner.claims("fan-7", now: now)),
+                "alg 'HS256' is not accepted: sign with ES256 or RS256"
+            ),
+            (
+                .init(key: files.path("p384.pem"), algorithm: "ES384", claims: JWTSigner.claims("fan-7", now: now)),
+                "alg 'ES384' is not accepted: sign with ES256 or RS256"
+            ),
             // A good algorithm for which the app has no key.
-            (.init(key: files.path("rsa.pem"), algorithm: "RS256", claims: JWTSigner.claims("fan-7", now: now)),
-             "the token is signed with RS256, but this app's keys check ES256"),
-            (.init(key: ec, algorithm: "ES256", claims: JWTSigner.claims("fan-7", now: now), headers: ["crit": "exp"]),
-             "the token is not a valid JWT: its header's crit names extensions this gateway does not support"),
+            (
+                .init(key: files.path("rsa.pem"), algorithm: "RS256", claims: JWTSigner.claims("fan-7", now: now)),
+                "the token is signed with RS256, but this app's keys check ES256"
+            ),
+            (
+                .init(key: ec, algorithm: "ES256", claims: JWTSigner.claims("fan-7", now: now), headers: ["crit": "exp"]),
+                "the token is not a valid JWT: its header's crit names extensions this gateway does not support"
+            ),
         ]
     }
 
@@ -162,9 +184,14 @@ struct SDKAuthenticationTests {
                 ("\(parts[0]).\(parts[1])", "the token is not a valid JWT: a JWT is three base64url parts separated by dots"),
                 ("not-a-jwt", "the token is not a valid JWT: a JWT is three base64url parts separated by dots"),
                 ("e30.e30.\(parts[2])", "the token is not a valid JWT: its header has no alg"),
-                ("\(Base64URL.encode(Array(#"{"alg":"ES256","alg":"RS256"}"#.utf8))).\(parts[1]).\(parts[2])",
-                 "the token is not a valid JWT: its header names a member twice"),
-                ("\(String(repeating: "A", count: 9000)).\(parts[1]).\(parts[2])", "the token is not a valid JWT: it is longer than 8192 bytes"),
+                (
+                    "\(Base64URL.encode(Array(#"{"alg":"ES256","alg":"RS256"}"#.utf8))).\(parts[1]).\(parts[2])",
+                    "the token is not a valid JWT: its header names a member twice"
+                ),
+                (
+                    "\(String(repeating: "A", count: 9000)).\(parts[1]).\(parts[2])",
+                    "the token is not a valid JWT: it is longer than 8192 bytes"
+                ),
             ]
             for (token, reason) in mangled {
                 let response = try await Self.post(client, Self.register(tenant), jwt: token)
@@ -201,7 +228,9 @@ struct SDKAuthenticationTests {
             let seconds = Int(now.timeIntervalSince1970)
             let tokens = try await JWTSigner.sign([
                 // Expired 20 s ago, valid from 20 s ahead: clocks a little apart.
-                .init(key: files.path("ec.pem"), algorithm: "ES256", claims: ["sub": "fan-7", "exp": seconds - 20, "nbf": seconds + 20, "iat": seconds + 20]),
+                .init(
+                    key: files.path("ec.pem"), algorithm: "ES256",
+                    claims: ["sub": "fan-7", "exp": seconds - 20, "nbf": seconds + 20, "iat": seconds + 20])
             ])
             let response = try await Self.post(client, Self.register(tenant), jwt: tokens[0])
             #expect(response.status == .created, "\(response.text)")

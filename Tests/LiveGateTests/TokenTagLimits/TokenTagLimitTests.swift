@@ -5,8 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveGate
 import NIOConcurrencyHelpers
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Abuse limits on POST /push_token_tag: per client address and per app, per minute")
 struct TokenTagLimitTests {
@@ -60,7 +60,8 @@ struct TokenTagLimitTests {
                 #expect(refused.headers["x-ratelimit-retry-after"] == String(retryAfter))
                 #expect(
                     refused.json?["message"] as? String
-                        == "Rate limit exceeded: at most 3 calls to /push_token_tag per minute from one address; retry after \(retryAfter) seconds")
+                        == "Rate limit exceeded: at most 3 calls to /push_token_tag per minute from one address; retry after \(retryAfter) seconds"
+                )
 
                 // Another address has its own count; an IPv6 client counts by its /64.
                 #expect(try await Self.post(baseURL, Self.register(tenant.app.identifier, device: "d4"), from: "203.0.113.8").status == 201)
@@ -69,7 +70,8 @@ struct TokenTagLimitTests {
                         baseURL, Self.register(tenant.app.identifier, device: "v6\(host)"), from: "2001:db8:1:2\(host)")
                     #expect(response.status == expected, "\(host)")
                 }
-                #expect(try await Self.post(baseURL, Self.register(tenant.app.identifier, device: "d5"), from: "2001:db8:1:3::5").status == 201)
+                #expect(
+                    try await Self.post(baseURL, Self.register(tenant.app.identifier, device: "d5"), from: "2001:db8:1:3::5").status == 201)
             }
             #expect(try await database.count("SELECT count(*) FROM activity_tokens") == 7, "refused calls stored nothing")
         }
@@ -77,13 +79,15 @@ struct TokenTagLimitTests {
 
     /// Two gateways over one database, with one clock the test moves.
     static func twoGateways(
-        perApp: Int, _ body: @escaping @Sendable (Tenant, TestDatabase, NIOLockedValueBox<Date>, [any TestClientProtocol]) async throws -> Void
+        perApp: Int,
+        _ body: @escaping @Sendable (Tenant, TestDatabase, NIOLockedValueBox<Date>, [any TestClientProtocol]) async throws -> Void
     ) async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
             let now = NIOLockedValueBox(Date(timeIntervalSince1970: 1_795_881_590))  // 10 s before a minute turns
             let clock = MessageClock(now: { now.withLockedValue { $0 } })
-            let configuration = GatewayConfiguration(lookupCacheTimeToLive: .seconds(5), tokenTagLimits: .init(perApp: perApp, perAddress: 0))
+            let configuration = GatewayConfiguration(
+                lookupCacheTimeToLive: .seconds(5), tokenTagLimits: .init(perApp: perApp, perAddress: 0))
             try await TestGateway.app(database, configuration: configuration, clock: clock).test(.router) { first in
                 try await TestGateway.app(database, configuration: configuration, clock: clock).test(.router) { second in
                     try await body(tenant, database, now, [first, second])
@@ -142,7 +146,8 @@ struct TokenTagLimitTests {
         try await Self.twoGateways(perApp: 1) { tenant, database, now, gateways async throws in
             let key = try SDKAuthPublicKey(pem: try files.text("ec.pub.pem"))
             _ = try await database.tenancy.setSDKAuthentication(appIdentifier: tenant.app.identifier, keys: [key], enforced: true)
-            let body = #"{"app_id":"\#(tenant.app.identifier)","device_id":"d1","external_id":"fan-7","tag":"t","push_token":"\#(Self.token)"}"#
+            let body =
+                #"{"app_id":"\#(tenant.app.identifier)","device_id":"d1","external_id":"fan-7","tag":"t","push_token":"\#(Self.token)"}"#
             for _ in 0..<3 {
                 #expect(try await gateways[0].post("/push_token_tag", body, key: "forged").status == .unauthorized)
             }
@@ -160,7 +165,8 @@ struct TokenTagLimitTests {
             let configuration = GatewayConfiguration(trustedProxies: [IPNetwork("127.0.0.0/8")!], tokenTagLimits: .unlimited)
             try await LiveGatewayServer.with(database: database, configuration: configuration) { baseURL in
                 for index in 0..<5 {
-                    let response = try await Self.post(baseURL, Self.register(tenant.app.identifier, device: "d\(index)"), from: "203.0.113.7")
+                    let response = try await Self.post(
+                        baseURL, Self.register(tenant.app.identifier, device: "d\(index)"), from: "203.0.113.7")
                     #expect(response.status == 201)
                     #expect(response.headers["x-ratelimit-limit"] == nil)
                 }
@@ -195,8 +201,10 @@ struct TokenTagLimitTests {
             var statuses: [Int] = []
             for index in 0..<3 {
                 statuses.append(
-                    try await Self.post("http://127.0.0.1:\(port)", Self.register(tenant.app.identifier, device: "d\(index)"), from: "unused")
-                        .status)
+                    try await Self.post(
+                        "http://127.0.0.1:\(port)", Self.register(tenant.app.identifier, device: "d\(index)"), from: "unused"
+                    )
+                    .status)
             }
             #expect(statuses == [201, 201, 429])
 

@@ -2,8 +2,8 @@ import APNsClient
 import Foundation
 import LiveGate
 import NIOConcurrencyHelpers
-import Testing
 import TestSupport
+import Testing
 
 /// The real PostgreSQL repository, counting the lookups the directory makes through it.
 struct CountingTenancyRepository: TenancyRepository {
