@@ -11,7 +11,7 @@ enum LiveGateMain {
     static func main() async {
         // Logging is bootstrapped once, here: to standard error, so standard output carries only what
         // scripts read (the identifiers and keys the create commands print).
-        let logLevel = Settings.logLevel()
+        let logLevel = SettingsReader().logLevel()
         LoggingSystem.bootstrap { label in
             var handler = LineLogHandler(label: label)
             handler.logLevel = logLevel

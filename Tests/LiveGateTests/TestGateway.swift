@@ -6,7 +6,8 @@ import Logging
 import NIOCore
 import TestSupport
 
-/// The gateway as `livegate serve` builds it, plus the probe routes, over a test's own database.
+/// The HTTP application `Gateway.build` puts together (without the services it runs beside it), plus
+/// the probe routes, over a test's own database: for driving routes with `app.test(.router)`.
 enum TestGateway {
     static func app(
         _ database: TestDatabase, configuration: GatewayConfiguration = .init(),
