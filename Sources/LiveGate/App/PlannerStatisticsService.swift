@@ -16,16 +16,11 @@ public struct PlannerStatisticsService: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully {
-            do {
-                let analyzed = try await statistics.refresh()
-                if !analyzed.isEmpty {
-                    logger.debug("planner statistics refreshed", metadata: ["tables": "\(analyzed.joined(separator: ","))"])
-                }
-            } catch {
-                logger.warning("refreshing planner statistics failed", metadata: ["error": "\(error)"])
+        await repeatUntilShutdown(every: interval, logger: logger, failure: "refreshing planner statistics failed") {
+            let analyzed = try await statistics.refresh()
+            if !analyzed.isEmpty {
+                logger.debug("planner statistics refreshed", metadata: ["tables": "\(analyzed.joined(separator: ","))"])
             }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 }

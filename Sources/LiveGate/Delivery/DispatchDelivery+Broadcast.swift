@@ -28,8 +28,8 @@ extension DispatchDelivery {
         let broadcast = LiveActivityBroadcast(
             channelID: target.channelID, payload: dispatch.payload, priority: dispatch.priority,
             expiresAt: target.messageStoragePolicy == .noMessageStored ? nil : dispatch.expiresAt)
-        let (result, retries) = await sending.broadcast(broadcast, to: destination)
-        let outcome = BroadcastOutcome(result)
+        let sent = await sending.broadcast(broadcast, to: destination)
+        let outcome = BroadcastOutcome(sent.result)
         let entry = DeliveryLogEntries.broadcast(outcome, channel: target.channelID, dispatch: dispatch)
         let record = BroadcastRecord(
             channelID: target.channelID, status: outcome.status, reason: outcome.reason,
@@ -38,7 +38,7 @@ extension DispatchDelivery {
             "broadcast sent",
             metadata: [
                 "dispatch_id": "\(dispatch.id.lowercasedText)", "status": "\(outcome.status.map(String.init) ?? "none")",
-                "retries": "\(retries)",
+                "retries": "\(sent.retries)",
             ])
         guard try await queue.recordBroadcast(claimed, worker: worker, record: record) else { return .ended(.leaseLost) }
         if outcome.isCredentialProblem {

@@ -10,7 +10,7 @@ extension DispatchDelivery {
     /// expire first, or the dispatch or gateway stops. A page none of whose pushes got through is handed
     /// back whole instead (`retryLater`). Each device still has one result, so it is counted once.
     func resendUnanswered(
-        _ results: inout [(result: PushResult, retries: Int, push: LiveActivityPush)?], of dispatch: Dispatch,
+        _ results: inout [SentPush?], of dispatch: Dispatch,
         to destination: APNsDestination
     ) async {
         var round = 1
@@ -27,7 +27,7 @@ extension DispatchDelivery {
                 let retries = earlier.retries + 1 + outcome.retries
                 var result = outcome.result
                 if case .gaveUp(_, let problem) = result { result = .gaveUp(attempts: retries + 1, lastProblem: problem) }
-                results[index] = (result, retries, earlier.push)
+                results[index] = SentPush(result: result, retries: retries, push: earlier.push)
             }
             round += 1
         }

@@ -179,7 +179,7 @@ struct DispatchDelivery: Sendable {
         var ids = APNsIDGenerator()
         let pushes = dispatch.pushes(to: page, ids: &ids)
         let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination, unless: stop)
-        var results = zip(sent, pushes).map { result, push in result.map { (result: $0.result, retries: $0.retries, push: push) } }
+        var results = zip(sent, pushes).map { result, push in result.map { SentPush(result: $0.result, retries: $0.retries, push: push) } }
         await resendUnanswered(&results, of: dispatch, to: destination)
         return PageOutcome(page: page, results: results, dispatch: dispatch)
     }

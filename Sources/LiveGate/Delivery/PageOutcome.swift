@@ -12,7 +12,7 @@ struct PageOutcome: Sendable {
 
     /// Tallies each device's result: counts, tokens to remove or retire, log entries. A nil result is
     /// a push not sent because the dispatch was stopped: it counts nowhere.
-    init(page: [FanoutTarget], results: [(result: PushResult, retries: Int, push: LiveActivityPush)?], dispatch: Dispatch) {
+    init(page: [FanoutTarget], results: [SentPush?], dispatch: Dispatch) {
         progress = FanoutProgress(cursor: page.last?.cursor ?? 0)
         var unreachableCount = 0
         var lastUnreachable: PushResult.RetriableProblem?

@@ -13,7 +13,7 @@ struct PushSending: Sendable {
     func send(
         _ pushes: [LiveActivityPush], to destination: APNsDestination, unless stop: DispatchStopFlag? = nil
     )
-        async -> [(result: PushResult, retries: Int)?]
+        async -> [PushOutcome?]
     {
         await withRetries(count: pushes.count, stopped: { _ in stop?.raised != nil }) { indices in
             await sender.send(indices.map { pushes[$0] }, to: destination)
@@ -24,7 +24,7 @@ struct PushSending: Sendable {
     /// one task and one wake-up of the HTTP/2 client for many pushes. Results as `send` gives them.
     func send(
         _ pushes: [LiveActivityPush], inBatchesOf size: Int, to destination: APNsDestination, unless stop: DispatchStopFlag? = nil
-    ) async -> [(result: PushResult, retries: Int)?] {
+    ) async -> [PushOutcome?] {
         await send(pushes, inBatchesOf: size, to: destination, stopped: { _ in stop?.raised != nil })
     }
 
@@ -33,8 +33,8 @@ struct PushSending: Sendable {
     func send(
         _ pushes: [LiveActivityPush], inBatchesOf size: Int, to destination: APNsDestination,
         stopped: @escaping @Sendable (Int) -> Bool
-    ) async -> [(result: PushResult, retries: Int)?] {
-        await withTaskGroup(of: (Int, [(result: PushResult, retries: Int)?]).self) { group in
+    ) async -> [PushOutcome?] {
+        await withTaskGroup(of: (Int, [PushOutcome?]).self) { group in
             for start in stride(from: 0, to: pushes.count, by: size) {
                 let batch = Array(pushes[start..<min(start + size, pushes.count)])
                 group.addTask {
@@ -44,7 +44,7 @@ struct PushSending: Sendable {
                     return (start, sent)
                 }
             }
-            var results = [(result: PushResult, retries: Int)?](repeating: nil, count: pushes.count)
+            var results = [PushOutcome?](repeating: nil, count: pushes.count)
             for await (start, sent) in group {
                 for (offset, outcome) in sent.enumerated() { results[start + offset] = outcome }
             }
@@ -53,7 +53,7 @@ struct PushSending: Sendable {
     }
 
     /// One push to a channel's subscribers, retried like a device's push.
-    func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> (result: PushResult, retries: Int) {
+    func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> PushOutcome {
         await withRetries(count: 1, stopped: { _ in false }) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]!
     }
 
@@ -61,8 +61,8 @@ struct PushSending: Sendable {
     /// `stopped(i)`: push `i`'s dispatch was stopped; asked once each try's turn comes.
     private func withRetries(
         count: Int, stopped: (Int) -> Bool, _ send: ([Int]) async -> [APNsSendResult]
-    ) async -> [(result: PushResult, retries: Int)?] {
-        var results = [(result: PushResult, retries: Int)?](repeating: nil, count: count)
+    ) async -> [PushOutcome?] {
+        var results = [PushOutcome?](repeating: nil, count: count)
         var pending = Array(0..<count)
         var lastProblems: [Int: PushResult.RetriableProblem] = [:]
         var attempt = 1
@@ -79,13 +79,13 @@ struct PushSending: Sendable {
                 let going = Set(going)
                 for index in pending where !going.contains(index) {
                     guard let problem = lastProblems[index] else { continue }
-                    results[index] = (.gaveUp(attempts: attempt - 1, lastProblem: problem), attempt - 2)
+                    results[index] = PushOutcome(result: .gaveUp(attempts: attempt - 1, lastProblem: problem), retries: attempt - 2)
                 }
             }
             var again: [Int] = []
             for (index, answer) in zip(going, answers) {
                 if let result = PushResult(answer, attempt: attempt, maximumAttempts: retry.maximumAttempts) {
-                    results[index] = (result, attempt - 1)
+                    results[index] = PushOutcome(result: result, retries: attempt - 1)
                 } else {
                     again.append(index)
                     // As if it were the last try: the problem to report if the dispatch stops before the next.

@@ -110,7 +110,7 @@ struct SmallDispatchBatch: Sendable {
             let range = offset..<(offset + small.targets.count)
             offset += small.targets.count
             var results = zip(sent[range], pushes[range]).map { result, push in
-                result.map { (result: $0.result, retries: $0.retries, push: push) }
+                result.map { SentPush(result: $0.result, retries: $0.retries, push: push) }
             }
             settlements.append(await settle(small, results: &results, to: destination, stop: flag))
         }
@@ -119,7 +119,7 @@ struct SmallDispatchBatch: Sendable {
 
     /// How a dispatch ends after its answers, as the per-dispatch path ends it after its last page.
     private func settle(
-        _ small: SmallDispatch, results: inout [(result: PushResult, retries: Int, push: LiveActivityPush)?],
+        _ small: SmallDispatch, results: inout [SentPush?],
         to destination: APNsDestination, stop: DispatchStopFlag
     ) async -> DispatchSettlement {
         let claimed = small.claimed

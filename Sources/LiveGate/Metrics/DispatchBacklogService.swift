@@ -16,13 +16,8 @@ public struct DispatchBacklogService: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully {
-            do {
-                GatewayMetrics.record(try await backlog.read())
-            } catch {
-                logger.warning("could not read the dispatch backlog for /metrics", metadata: ["error": "\(error)"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        await repeatUntilShutdown(every: interval, logger: logger, failure: "could not read the dispatch backlog for /metrics") {
+            GatewayMetrics.record(try await backlog.read())
         }
     }
 }

@@ -82,9 +82,7 @@ struct UnknownAppTests {
             let repository = CountingTenancyRepository(base: database.tenancy)
             let directory = AppDirectory(repository: repository, cacheTimeToLive: .seconds(60))
             #expect(try await directory.app(identifier: "made-next") == nil)
-            _ = try await database.tenancy.createApp(
-                workspaceID: workspace.id, name: "New", identifier: "made-next", bundleID: "com.example.new", endpoint: .sandbox,
-                credentials: nil)
+            try await Self.createApp("made-next", in: workspace, database)
             #expect(try await directory.app(identifier: "made-next")?.name == "New")
             #expect(repository.snapshots.withLockedValue { $0 } == 1)
         }
@@ -100,9 +98,7 @@ struct UnknownAppTests {
                 repository: repository, cacheTimeToLive: .seconds(60), missLookupsPerSecond: 0,
                 minimumReloadInterval: .milliseconds(100))
             #expect(try await directory.app(identifier: "made-next") == nil)
-            _ = try await database.tenancy.createApp(
-                workspaceID: workspace.id, name: "New", identifier: "made-next", bundleID: "com.example.new", endpoint: .sandbox,
-                credentials: nil)
+            try await Self.createApp("made-next", in: workspace, database)
             #expect(try await directory.app(identifier: "made-next")?.name == "New")
             #expect(repository.snapshots.withLockedValue { $0 } == 2)
             // Still unknown ids are refused by the newer snapshot without a lookup of their own.
@@ -139,5 +135,11 @@ struct UnknownAppTests {
             // One load found too many apps; it is not tried again until the time to live passes.
             #expect(repository.snapshots.withLockedValue { $0 } == 1)
         }
+    }
+
+    static func createApp(_ identifier: String, in workspace: Workspace, _ database: TestDatabase) async throws {
+        _ = try await database.tenancy.createApp(
+            workspaceID: workspace.id, name: "New", identifier: identifier, bundleID: "com.example.new", endpoint: .sandbox,
+            credentials: nil)
     }
 }
