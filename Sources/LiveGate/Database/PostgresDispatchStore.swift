@@ -4,8 +4,9 @@ import NIOConcurrencyHelpers
 import PostgresClient
 
 /// Dispatches in PostgreSQL. Updates without an idempotency key go through group commit; everything
-/// else commits in a transaction of its own. Each commit rings the delivery doorbell, so this gateway's
-/// delivery engine starts on it at once.
+/// else commits in a transaction of its own. Once a commit has succeeded (never before, never after a
+/// failed one) the store publishes it: it rings the delivery doorbell, so this gateway's delivery engine
+/// starts on it at once, and tells this gateway's deliveries of what it superseded to stop.
 public final class PostgresDispatchStore: DispatchStore {
     let pool: PostgresConnectionPool
     private let updates: GroupCommitQueue<Dispatch, UpdateResolution>
@@ -32,10 +33,9 @@ public final class PostgresDispatchStore: DispatchStore {
         _ dispatch: Dispatch, idempotency: IdempotencyClaim?,
         respond: @escaping @Sendable (UpdateResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
-        defer { doorbell?.ring() }
         guard let idempotency else {
             let resolution = try await updates.submit(dispatch)
-            stopSuperseded(resolution)
+            publish(resolution)
             return .committed(respond(resolution))
         }
         let supersede = supersedes
@@ -47,28 +47,32 @@ public final class PostgresDispatchStore: DispatchStore {
                 return respond(resolution)
             }
         }
-        if let resolution = resolved.withLockedValue({ $0 }) { stopSuperseded(resolution) }
+        // Nil: the key's earlier answer was replayed, and nothing new was committed.
+        if let resolution = resolved.withLockedValue({ $0 }) { publish(resolution) }
         return outcome
     }
 
-    /// Tells this gateway's deliveries of the dispatches a commit superseded to stop now, rather than
-    /// at their next page or check.
-    private func stopSuperseded(_ resolution: UpdateResolution) {
-        for id in resolution.supersededDispatches { stops?.stop(id, because: .superseded) }
+    /// After a successful commit: wakes this gateway's delivery engine, and tells this gateway's
+    /// deliveries of the dispatches the commit superseded to stop now, rather than at their next page
+    /// or check.
+    private func publish(_ resolution: UpdateResolution? = nil) {
+        for id in resolution?.supersededDispatches ?? [] { stops?.stop(id, because: .superseded) }
+        doorbell?.ring()
     }
 
     public func commitStart(
         _ dispatch: Dispatch, targeting: StartTargeting, idempotency: IdempotencyClaim?,
         respond: @escaping @Sendable (StartResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
-        defer { doorbell?.ring() }
-        return try await pool.transaction { connection in
+        let outcome = try await pool.transaction { connection in
             let write = {
                 respond(try StartDispatchStatements.insert(dispatch, targeting: targeting, on: connection))
             }
-            guard let idempotency else { return .committed(try write()) }
+            guard let idempotency else { return IdempotentOutcome.committed(try write()) }
             return try IdempotencyRecords.run(idempotency, workspaceID: dispatch.workspaceID, on: connection, write)
         }
+        publish()
+        return outcome
     }
 
     /// One statement for the whole batch; if it fails on a row (say its app was deleted meanwhile), each
