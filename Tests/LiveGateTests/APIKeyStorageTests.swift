@@ -5,7 +5,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("API keys: random, hashed, never stored in the clear")
+@Suite("API keys: random, hashed, never stored in the clear", .requiresPostgres)
 struct APIKeyStorageTests {
     @Test func keysHaveAtLeast128RandomBitsAndDiffer() {
         let keys = (0..<200).map { _ in APIKeySecret.generate().value }

@@ -6,7 +6,7 @@ import NIOFoundationEssentialsCompat
 import TestSupport
 import Testing
 
-@Suite("Bearer API keys: every outcome with its exact status and body")
+@Suite("Bearer API keys: every outcome with its exact status and body", .requiresPostgres)
 struct AuthenticationTests {
     let path = ProbeRoutes.path(for: .liveActivityUpdate)
 

@@ -5,7 +5,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("The livegate CLI, as scripts use it")
+@Suite("The livegate CLI, as scripts use it", .requiresPostgres)
 struct CLITests {
     static let allPermissions =
         "messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage"

@@ -9,7 +9,7 @@ import Testing
 /// PostgreSQL stopped for 5 s under a `livegate serve` process taking message calls and token
 /// registrations: every call answers 201 or 503 with `Retry-After` (never 500), every 201 was committed,
 /// the gateway serves again within a second of the database, and delivery picks up where it paused.
-@Suite("PostgreSQL stopped under load", .heavy)
+@Suite("PostgreSQL stopped under load", .heavy, .requiresPostgres)
 struct DatabaseOutageTests {
     static let devices = 100
     static let unavailableBody = #"{"errors":["PostgreSQL did not answer"],"message":"Database unavailable: retry after 2 seconds"}"#

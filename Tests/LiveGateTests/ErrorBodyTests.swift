@@ -10,7 +10,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Every error has Braze's JSON body")
+@Suite("Every error has Braze's JSON body", .requiresPostgres)
 struct ErrorBodyTests {
     @Test func unknownPathIs404() async throws {
         try await TestDatabase.with { database in

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// `Gateway.build`, the one composition root: what `livegate serve` runs, from settings read in one place.
-@Suite("The gateway as livegate serve puts it together")
+@Suite("The gateway as livegate serve puts it together", .requiresPostgres)
 struct GatewayTests {
     @Test func theBuiltGatewayAcceptsAndDeliversAnUpdate() async throws {
         try await SimulatorFixture.with { fixture in

@@ -6,7 +6,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("GET /healthz follows the database")
+@Suite("GET /healthz follows the database", .requiresPostgres)
 struct HealthTests {
     @Test func okWhenTheDatabaseAnswers() async throws {
         try await TestDatabase.with { database in

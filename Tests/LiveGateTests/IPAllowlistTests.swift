@@ -3,7 +3,7 @@ import LiveGate
 import TestSupport
 import Testing
 
-@Suite("IP allowlists over real sockets, IPv4 and IPv6")
+@Suite("IP allowlists over real sockets, IPv4 and IPv6", .requiresPostgres)
 struct IPAllowlistTests {
     func status(_ baseURL: String, _ secret: String, headers: [String: String] = [:]) async throws -> CurlHTTPClient.Response {
         try await CurlHTTPClient.request(

@@ -6,7 +6,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Schema migrations")
+@Suite("Schema migrations", .requiresPostgres)
 struct MigrationTests {
     @Test func emptyDatabaseGetsEveryMigrationThenReRunIsANoOp() async throws {
         try await TestDatabase.with(migrated: false) { database in

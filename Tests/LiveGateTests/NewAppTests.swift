@@ -5,7 +5,7 @@ import Testing
 
 /// An app is usable the moment `livegate app create` returns, on every route that names an `app_id`,
 /// even while a gateway believes a snapshot of the known ids taken before the app existed.
-@Suite("A new app works at once", .heavy)
+@Suite("A new app works at once", .heavy, .requiresPostgres)
 struct NewAppTests {
     @Test func everyRouteTakesAnAppRightAfterTheCLICreatesIt() async throws {
         try await TestDatabase.with { database in

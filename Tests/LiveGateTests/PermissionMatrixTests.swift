@@ -5,7 +5,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Each route needs its own permission")
+@Suite("Each route needs its own permission", .requiresPostgres)
 struct PermissionMatrixTests {
     /// Every subset of the permissions, the empty one included.
     static let grants: [Set<APIKeyPermission>] = {

@@ -8,7 +8,7 @@ import Logging
 import TestSupport
 import Testing
 
-@Suite("A request id in every log line of a request")
+@Suite("A request id in every log line of a request", .requiresPostgres)
 struct RequestIDTests {
     @Test func everyLineOfARequestCarriesTheIdTheResponseNames() async throws {
         try await TestDatabase.with { database in

@@ -2,7 +2,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Connections notice a vanished server: TCP keepalives and a write timeout")
+@Suite("Connections notice a vanished server: TCP keepalives and a write timeout", .requiresPostgres)
 struct PostgresDeadPeerSettingsTests {
     @Test func everyConnectionSetsKeepalivesAndAWriteTimeoutByDefault() async throws {
         try await TestDatabase.with(migrated: false) { database in

@@ -3,7 +3,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Errors carry SQLSTATE and never secrets")
+@Suite("Errors carry SQLSTATE and never secrets", .requiresPostgres)
 struct PostgresErrorTests {
     @Test func uniqueViolationCarriesItsSQLState() async throws {
         try await TestDatabase.with(migrated: false) { database in

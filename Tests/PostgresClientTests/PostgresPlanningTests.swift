@@ -2,7 +2,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Prepared statements: generic or server-chosen plans")
+@Suite("Prepared statements: generic or server-chosen plans", .requiresPostgres)
 struct PostgresPlanningTests {
     /// A one-element array makes a plan for the values look cheaper than the generic plan (which assumes
     /// ten elements), so the server, left to choose, plans every run again.

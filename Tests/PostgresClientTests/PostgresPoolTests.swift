@@ -4,7 +4,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("The connection pool: transactions, bounds, recovery")
+@Suite("The connection pool: transactions, bounds, recovery", .requiresPostgres)
 struct PostgresPoolTests {
     @Test func transactionCommitsOnSuccessAndRollsBackOnError() async throws {
         try await TestDatabase.with(migrated: false) { database in

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import UUIDText
 
-@Suite("Parameters and results round-trip through PostgreSQL")
+@Suite("Parameters and results round-trip through PostgreSQL", .requiresPostgres)
 struct PostgresRoundTripTests {
     @Test func scalarTypesComeBackAsSent() async throws {
         try await TestDatabase.with(migrated: false) { database in

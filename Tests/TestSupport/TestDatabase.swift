@@ -23,7 +23,7 @@ public struct TestDatabase: Sendable {
         } else {
             try await TestPostgres.admin("CREATE DATABASE \(name)")
         }
-        let connectionString = TestPostgres.connectionString(database: name)
+        let connectionString = try TestPostgres.connectionString(database: name)
         let pool = PostgresConnectionPool(
             configuration: .init(
                 connectionString: connectionString, maximumConnections: poolSize,

@@ -2,19 +2,30 @@ import Foundation
 import LiveGate
 import Logging
 import PostgresClient
+import Testing
 
 /// The PostgreSQL server the test command started. `LIVEGATE_TEST_PG` holds a libpq keyword
 /// connection string without a database name, e.g. `host=127.0.0.1 port=54329 user=postgres`.
 public enum TestPostgres {
-    public static var serverConnectionString: String {
-        guard let value = ProcessInfo.processInfo.environment["LIVEGATE_TEST_PG"], !value.isEmpty else {
-            fatalError("LIVEGATE_TEST_PG is not set: run the tests with scripts/test.sh, which starts PostgreSQL")
-        }
-        return value
+    /// Why a test that needs PostgreSQL does not run without it.
+    public static let missing: Comment = "LIVEGATE_TEST_PG is not set: run the tests with scripts/test.sh, which starts PostgreSQL"
+
+    /// Nil when no server is configured.
+    static var configuredServer: String? {
+        ProcessInfo.processInfo.environment["LIVEGATE_TEST_PG"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    public static func connectionString(database: String) -> String {
-        "\(serverConnectionString) dbname=\(database)"
+    public static var isConfigured: Bool { configuredServer != nil }
+
+    /// The server's connection string; without one the current test is cancelled (skipped, with why),
+    /// for a test that reaches the database without the `.requiresPostgres` trait.
+    static func serverConnectionString() throws -> String {
+        guard let server = configuredServer else { try Test.cancel(missing) }
+        return server
+    }
+
+    public static func connectionString(database: String) throws -> String {
+        "\(try serverConnectionString()) dbname=\(database)"
     }
 
     /// Runs administrative statements (CREATE/DROP DATABASE) on the server's `postgres` database.
@@ -22,7 +33,7 @@ public enum TestPostgres {
         try await AdminStatementGate.shared.run {
             let pool = PostgresConnectionPool(
                 configuration: .init(
-                    connectionString: connectionString(database: "postgres"), maximumConnections: 1,
+                    connectionString: try connectionString(database: "postgres"), maximumConnections: 1,
                     connectTimeoutSeconds: connectTimeoutSeconds))
             do {
                 try await pool.query(sql)
@@ -52,7 +63,7 @@ actor MigratedTemplate {
             try await TestPostgres.admin("CREATE DATABASE \(name)")
             let pool = PostgresConnectionPool(
                 configuration: .init(
-                    connectionString: TestPostgres.connectionString(database: name), maximumConnections: 1,
+                    connectionString: try TestPostgres.connectionString(database: name), maximumConnections: 1,
                     connectTimeoutSeconds: TestPostgres.connectTimeoutSeconds))
             do {
                 try await Migrator(pool: pool, logger: Logger(label: "test.migrator")).migrate()
@@ -66,4 +77,10 @@ actor MigratedTemplate {
         ready = task
         return try await task.value
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// The suite's tests need the PostgreSQL server the test command starts: without one they are
+    /// skipped, saying so, instead of failing one by one.
+    public static var requiresPostgres: Self { .enabled(if: TestPostgres.isConfigured, TestPostgres.missing) }
 }

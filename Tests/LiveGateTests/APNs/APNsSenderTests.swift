@@ -5,7 +5,7 @@ import LiveGate
 import TestSupport
 import Testing
 
-@Suite("APNs sender")
+@Suite("APNs sender", .requiresPostgres)
 struct APNsSenderTests {
     static func push() -> LiveActivityPush {
         LiveActivityPush(

@@ -2,10 +2,11 @@ import APNsClient
 import APNsSimulator
 import Foundation
 import Testing
+import TestSupport
 
 /// APNs names every push it answers: the sender's `apns-id`, or one it makes up. The simulator makes its
 /// own without Foundation's `UUID()` (too slow per push), so check they still are what APNs sends.
-@Suite("APNs simulator's own apns-ids")
+@Suite("APNs simulator's own apns-ids", .requiresPostgres)
 struct APNsSimulatorAPNsIDTests {
     @Test func aPushWithoutAnIDGetsAFreshVersion4UUIDInLowerCase() async throws {
         try await APNsSimulatorControlTests.withSimulator { _, _, _, control in

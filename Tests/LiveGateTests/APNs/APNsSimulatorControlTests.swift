@@ -6,7 +6,7 @@ import LiveGate
 import TestSupport
 import Testing
 
-@Suite("APNs simulator control API (/_sim/)")
+@Suite("APNs simulator control API (/_sim/)", .requiresPostgres)
 struct APNsSimulatorControlTests {
     /// A simulator over TLS with a certificate it made (`SelfSignedCertificate`), an app whose pushes go
     /// to it, a sender that trusts that certificate, and a control client that does too.

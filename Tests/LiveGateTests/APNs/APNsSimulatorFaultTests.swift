@@ -8,7 +8,7 @@ import Testing
 
 /// Each fault of the simulator, as the gateway's HTTP/2 client (libcurl 7.88) meets it, one push at a
 /// time: what the sender reports, and what the simulator recorded as received.
-@Suite("APNs simulator faults, driven by the gateway's sender")
+@Suite("APNs simulator faults, driven by the gateway's sender", .requiresPostgres)
 struct APNsSimulatorFaultTests {
     static let delivered = APNsSimulatorControlTests.delivered
 

@@ -9,7 +9,7 @@ import Testing
 /// reads the advertised limit, the gateway's sender keeps to it, and a hundred requests at once are each
 /// answered N ms after they arrived, together. Out-of-range values are refused, on the command line and
 /// through `PUT /_sim/settings`.
-@Suite("livegate apns-sim --latency-ms and --max-streams", .heavy)
+@Suite("livegate apns-sim --latency-ms and --max-streams", .heavy, .requiresPostgres)
 struct APNsSimulatorOptionsTests {
     /// The simulator as a process with `options`, over TLS, and a control client trusting it.
     static func withSimulator(

@@ -5,7 +5,7 @@ import LiveGate
 import TestSupport
 import Testing
 
-@Suite("livegate apns-sim --tls", .heavy)
+@Suite("livegate apns-sim --tls", .heavy, .requiresPostgres)
 struct APNsSimulatorTLSCommandTests {
     /// True when an unauthenticated push over TLS, trusting `caFile`, gets the simulator's (APNs's) answer.
     static func isSimulator(port: Int, caFile: String) async -> Bool {

@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
-@Suite("APNs simulator, driven by the gateway's sender")
+@Suite("APNs simulator, driven by the gateway's sender", .requiresPostgres)
 struct APNsSimulatorTests {
     static let bundleID = "com.example.apple-samplecode.Emoji-Rangers"
 
@@ -232,7 +232,7 @@ struct APNsSimulatorTests {
     }
 }
 
-@Suite("livegate apns-sim")
+@Suite("livegate apns-sim", .requiresPostgres)
 struct APNsSimulatorCommandTests {
     /// True when an unauthenticated push gets the simulator's (APNs's) answer.
     static func isSimulator(port: Int) async -> Bool {

@@ -8,7 +8,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("GET /message_activity_log")
+@Suite("GET /message_activity_log", .requiresPostgres)
 struct ActivityLogAPITests {
     static let base = Date(timeIntervalSince1970: 1_763_800_000)  // 2025-11-22T08:26:40Z
 

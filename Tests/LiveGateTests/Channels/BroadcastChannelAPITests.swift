@@ -8,7 +8,7 @@ import LiveGate
 import TestSupport
 import Testing
 
-@Suite("Channel routes")
+@Suite("Channel routes", .requiresPostgres)
 struct BroadcastChannelAPITests {
     @Test func createThenCreateAgainAnswersTheSameChannel() async throws {
         try await ChannelHarness.with { harness in

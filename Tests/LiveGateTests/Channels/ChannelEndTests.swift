@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// An ended activity's channel: kept for the retention period, then deleted at APNs by housekeeping.
-@Suite("Channel end and retention")
+@Suite("Channel end and retention", .requiresPostgres)
 struct ChannelEndTests {
     @Test func anEndStartsTheRetentionAndTheChannelStaysVisible() async throws {
         try await ChannelHarness.with { harness in

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// `start` for an activity with a live broadcast channel starts it on the channel.
-@Suite("Channel start")
+@Suite("Channel start", .requiresPostgres)
 struct ChannelStartTests {
     static let channelID = "c3RhcnQtY2hhbm5lbA=="
 

@@ -9,7 +9,7 @@ import Testing
 /// message activity log) and `Tests/Browser/dispatch_test.py` (a dispatch's page) — Python Selenium;
 /// `scripts/install-deps.sh test` installs all three — against a gateway on a real socket.
 /// Set `LIVEGATE_DASHBOARD_SCREENSHOT` to a .png path to keep screenshots of the pages.
-@Suite("Dashboard in headless Chromium", .heavy)
+@Suite("Dashboard in headless Chromium", .heavy, .requiresPostgres)
 struct DashboardBrowserTests {
     static let script = Subprocess.repositoryRoot.appendingPathComponent("Tests/Browser/dashboard_test.py").path
     static let dispatchScript = Subprocess.repositoryRoot.appendingPathComponent("Tests/Browser/dispatch_test.py").path

@@ -7,7 +7,7 @@ import LiveGate
 import TestSupport
 import Testing
 
-@Suite("Dashboard files")
+@Suite("Dashboard files", .requiresPostgres)
 struct DashboardTests {
     static let csp =
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "

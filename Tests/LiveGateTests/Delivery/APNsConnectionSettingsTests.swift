@@ -5,7 +5,7 @@ import Testing
 /// `LIVEGATE_APNS_CONNECTIONS`, `LIVEGATE_APNS_MAX_STREAMS`, `LIVEGATE_APNS_THREADS` and `LIVEGATE_DELIVERY_MAX_IN_FLIGHT` as
 /// `livegate serve` reads them: the settings in force, in-flight derived from the other two unless set,
 /// are in its "APNs connections" line at start; a value out of range stops it with why.
-@Suite("APNs connection settings from the environment", .heavy)
+@Suite("APNs connection settings from the environment", .heavy, .requiresPostgres)
 struct APNsConnectionSettingsTests {
     /// Starts `livegate serve` with `settings` (the others unset), and stops it once it logged its APNs
     /// connection settings or exited: that line, or nil with the exit status and what it printed.

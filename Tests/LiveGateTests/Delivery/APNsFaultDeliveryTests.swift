@@ -14,7 +14,7 @@ import Testing
 /// handshake, a 200 whose stream broke after its headers) each device gets it exactly once; where an
 /// answer was lost after APNs took the push (a reset connection, another stream reset) the push is sent
 /// again, so exactly those devices may get it twice, and never more.
-@Suite("Delivery through APNs faults", .heavy)
+@Suite("Delivery through APNs faults", .heavy, .requiresPostgres)
 struct APNsFaultDeliveryTests {
     static let devices = (0..<300).map { token(numbered: $0) }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// `livegate serve` delivering a fan-out to `livegate apns-sim`, two processes over real sockets, while
 /// a script breaks APNs through the simulator's control API, as docs/operating/apns-faults.md shows.
-@Suite("livegate serve through APNs faults", .heavy)
+@Suite("livegate serve through APNs faults", .heavy, .requiresPostgres)
 struct APNsFaultServeTests {
     static let devices = (0..<300).map { token(numbered: $0) }
     /// The device whose answer is cut off after its 200 headers.

@@ -44,7 +44,7 @@ extension DeliveryHarness {
     }
 }
 
-@Suite("Delivery through broadcast channels")
+@Suite("Delivery through broadcast channels", .requiresPostgres)
 struct BroadcastDeliveryTests {
     @Test func anUpdateOnAChannelIsOneBroadcastPlusAPushPerRegisteredToken() async throws {
         try await DeliveryHarness.with { harness in

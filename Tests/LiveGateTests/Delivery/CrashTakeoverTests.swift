@@ -8,7 +8,7 @@ import Testing
 /// `livegate serve` killed with SIGKILL in the middle of a fan-out, with the default 60 s lease: the rest
 /// of the devices get their push within seconds, from the restarted gateway or from another one, because
 /// the dead process's worker session ended with it.
-@Suite("Crash takeover in seconds, not after the lease", .heavy)
+@Suite("Crash takeover in seconds, not after the lease", .heavy, .requiresPostgres)
 struct CrashTakeoverTests {
     static let devices = 300
     /// Taken over, and every device served, within this of the restart (from when the restarted gateway

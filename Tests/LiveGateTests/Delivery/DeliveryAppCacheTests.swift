@@ -7,7 +7,7 @@ import Testing
 
 /// The engine keeps apps for `DeliverySettings.appCacheTimeToLive`, which `livegate serve` sets from
 /// `LIVEGATE_LOOKUP_CACHE_SECONDS`: a changed app is used once that has passed, and not before.
-@Suite("Delivery: apps are cached for the lookup cache's time", .heavy)
+@Suite("Delivery: apps are cached for the lookup cache's time", .heavy, .requiresPostgres)
 struct DeliveryAppCacheTests {
     static func settings(appCacheTimeToLive: Duration) -> DeliverySettings {
         var settings = DeliveryHarness.testSettings

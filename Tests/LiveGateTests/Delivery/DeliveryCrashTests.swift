@@ -5,7 +5,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Delivery survives a crash", .heavy)
+@Suite("Delivery survives a crash", .heavy, .requiresPostgres)
 struct DeliveryCrashTests {
     static let devices = 2_000
 

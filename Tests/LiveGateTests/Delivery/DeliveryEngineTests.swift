@@ -10,7 +10,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Delivery: from the API to the APNs simulator")
+@Suite("Delivery: from the API to the APNs simulator", .requiresPostgres)
 struct DeliveryEngineTests {
     @Test func anUpdateReachesEveryDeviceWithExactHeadersAndPayload() async throws {
         try await DeliveryHarness.with { harness in

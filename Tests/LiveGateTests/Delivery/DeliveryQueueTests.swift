@@ -5,7 +5,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Delivery queue: leases over committed dispatches")
+@Suite("Delivery queue: leases over committed dispatches", .requiresPostgres)
 struct DeliveryQueueTests {
     /// Commits `count` update dispatches through the API's own store.
     static func commit(_ count: Int, in database: TestDatabase) async throws -> [UUID] {

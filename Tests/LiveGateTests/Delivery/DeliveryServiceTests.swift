@@ -7,7 +7,7 @@ import ServiceLifecycle
 import TestSupport
 import Testing
 
-@Suite("Delivery as a service: woken by the API, stopped gracefully, shared between gateways")
+@Suite("Delivery as a service: woken by the API, stopped gracefully, shared between gateways", .requiresPostgres)
 struct DeliveryServiceTests {
     /// Runs `engine` as `serve` does, for the length of `body`, then shuts it down gracefully.
     static func running(_ engine: DeliveryEngine, _ body: () async throws -> Void) async throws {

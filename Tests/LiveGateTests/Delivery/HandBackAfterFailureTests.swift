@@ -7,7 +7,7 @@ import Testing
 
 /// A delivery that fails mid-way hands its dispatch back rather than leaving it to its lease, even when
 /// the database is away at that moment: the release is tried again until it answers.
-@Suite("Handing a failed delivery back")
+@Suite("Handing a failed delivery back", .requiresPostgres)
 struct HandBackAfterFailureTests {
     static let devices = (0..<3).map { token(numbered: $0) }
 

@@ -7,7 +7,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Housekeeping: stale tokens, log retention, finished dispatches, past quota windows")
+@Suite("Housekeeping: stale tokens, log retention, finished dispatches, past quota windows", .requiresPostgres)
 struct HousekeepingTests {
     @Test func tokensNotRefreshedForTwelveHoursAreNotSentAndAreRetired() async throws {
         try await DeliveryHarness.with { harness in

@@ -6,7 +6,7 @@ import Testing
 
 /// A prepared statement keeps the plan it got while its table was small; PlannerStatistics refreshes
 /// the row counts once the table outgrows them, which gives the statement a plan for its real size.
-@Suite("Planner statistics follow a growing dispatch table")
+@Suite("Planner statistics follow a growing dispatch table", .requiresPostgres)
 struct PlannerStatisticsTests {
     static let lookup = "SELECT id FROM dispatches WHERE app_id = $1 AND activity_id = $2 AND completed_at IS NULL"
 

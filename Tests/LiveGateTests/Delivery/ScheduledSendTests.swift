@@ -13,7 +13,7 @@ import Testing
 
 /// `send_at`: accepted, counted and committed now, delivered at that time (within a poll interval after
 /// it, never before), with the payload's timestamp and apns-expiration counted from it.
-@Suite("Scheduled sends")
+@Suite("Scheduled sends", .requiresPostgres)
 struct ScheduledSendTests {
     @Test func aFutureSendAtIsDeliveredOnTimeAndNotBefore() async throws {
         try await DeliveryHarness.with { harness in

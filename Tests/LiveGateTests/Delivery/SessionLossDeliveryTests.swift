@@ -8,7 +8,7 @@ import Testing
 /// A delivering engine whose worker session the database ends (as a restart does) while the worker
 /// goes on: it starts no page until it holds its session again, then goes on only if the dispatch is
 /// still its own.
-@Suite("Delivery when the worker's session is lost")
+@Suite("Delivery when the worker's session is lost", .requiresPostgres)
 struct SessionLossDeliveryTests {
     static let devices = 400
 

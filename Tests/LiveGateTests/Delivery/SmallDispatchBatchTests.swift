@@ -8,7 +8,7 @@ import Testing
 
 /// Small dispatches (a few devices each, the delivery-tracking shape) are claimed, sent and finished
 /// many at a time, each keeping its own counts, log entries and newest-state-first guarantee.
-@Suite("Small dispatches delivered together")
+@Suite("Small dispatches delivered together", .requiresPostgres)
 struct SmallDispatchBatchTests {
     /// Activity `k`'s devices: one for even `k`, two for odd.
     static func devices(of activity: Int) -> [String] {

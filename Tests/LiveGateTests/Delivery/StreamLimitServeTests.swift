@@ -8,7 +8,7 @@ import Testing
 /// `livegate serve` delivering a fan-out to `livegate apns-sim --tls --latency-ms`, two processes over
 /// real sockets, while a script lowers the simulator's stream limit through `PUT /_sim/settings`, as
 /// APNs may lower SETTINGS_MAX_CONCURRENT_STREAMS on open connections (down to 1 after some errors).
-@Suite("livegate serve while APNs lowers its stream limit", .heavy)
+@Suite("livegate serve while APNs lowers its stream limit", .heavy, .requiresPostgres)
 struct StreamLimitServeTests {
     static let devices = (0..<600).map { token(numbered: $0) }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// Two `livegate serve` processes on one database: one delivers, the other only accepts. The newer
 /// update accepted by the second stops the first's fan-out through the database alone.
-@Suite("Supersession across gateway processes", .heavy)
+@Suite("Supersession across gateway processes", .heavy, .requiresPostgres)
 struct SupersessionAcrossGatewaysTests {
     static let devices = 2_000
 

@@ -11,7 +11,7 @@ import Testing
 
 /// Newest state first, end to end: a newer update stops an older one that is still fanning out, and
 /// the newest state is what every device gets last.
-@Suite("Supersession while delivering")
+@Suite("Supersession while delivering", .requiresPostgres)
 struct SupersessionDeliveryTests {
     static let devices = 3_000
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The claim statement against real worker sessions: a claim made under a session that has ended is
 /// taken over at once, long before its 60 s lease; a live session's claims stay its own.
-@Suite("Delivery worker sessions: claims of a dead session are taken over at once")
+@Suite("Delivery worker sessions: claims of a dead session are taken over at once", .requiresPostgres)
 struct WorkerSessionTests {
     static let lease = Duration.seconds(60)
 

@@ -7,7 +7,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("The dispatch as a resource: GET and DELETE /messages/live_activity/dispatches/{id}")
+@Suite("The dispatch as a resource: GET and DELETE /messages/live_activity/dispatches/{id}", .requiresPostgres)
 struct DispatchResourceTests {
     @Test func aDispatchShowsWhatWasAskedAndWhereItStands() async throws {
         try await DispatchAPI.with(clock: MessageClock(now: { Date(timeIntervalSince1970: 1_800_000_000) })) { api in

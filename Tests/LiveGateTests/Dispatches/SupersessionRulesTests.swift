@@ -7,7 +7,7 @@ import Testing
 
 /// Which older dispatches an accepted update or end supersedes, read back through the dispatch resource.
 /// No delivery runs, so the older ones are still pending and end as `superseded` at once.
-@Suite("Supersession: which dispatches a newer one covers")
+@Suite("Supersession: which dispatches a newer one covers", .requiresPostgres)
 struct SupersessionRulesTests {
     @Test func aWholeTagUpdateSupersedesOlderUpdatesOfTheTagWhetherWholeOrNarrowed() async throws {
         try await DispatchAPI.with { api in

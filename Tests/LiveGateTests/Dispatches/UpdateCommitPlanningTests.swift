@@ -4,7 +4,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Group commit: the update statement's plan")
+@Suite("Group commit: the update statement's plan", .requiresPostgres)
 struct UpdateCommitPlanningTests {
     /// A quiet gateway commits one update per statement. Left to choose, PostgreSQL found plans for such
     /// small batches cheaper than the generic one and planned the large statement again on every commit.

@@ -6,7 +6,7 @@ import Testing
 /// PyPI's braze-client, driven by `Tests/Braze/braze_client_test.py` against a gateway on a real
 /// socket: it reads any non-empty `errors` as a failed call, so only what Braze reports as errors may
 /// go there. `scripts/install-deps.sh test` installs it (and a tenacity that runs on Python 3.11).
-@Suite("Braze's Python client reads LiveGate's answers as Braze's", .heavy)
+@Suite("Braze's Python client reads LiveGate's answers as Braze's", .heavy, .requiresPostgres)
 struct BrazeClientTests {
     static let script = Subprocess.repositoryRoot.appendingPathComponent("Tests/Braze/braze_client_test.py").path
 

@@ -7,7 +7,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Accepted means durable", .heavy)
+@Suite("Accepted means durable", .heavy, .requiresPostgres)
 struct DurabilityTests {
     /// Over a real socket, the moment each 201 arrives its dispatch must already be readable by a new
     /// statement (which sees only committed rows): the answer is never sent before the commit.

@@ -8,7 +8,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Idempotency-Key on message endpoints")
+@Suite("Idempotency-Key on message endpoints", .requiresPostgres)
 struct IdempotencyTests {
     static let update = "/messages/live_activity/update"
     static let key = HTTPField.Name("Idempotency-Key")!
@@ -133,7 +133,7 @@ struct IdempotencyTests {
     }
 }
 
-@Suite("Expired idempotency keys are deleted")
+@Suite("Expired idempotency keys are deleted", .requiresPostgres)
 struct IdempotencyKeyPurgeTests {
     @Test func onlyKeysPastTheirDayAreDeleted() async throws {
         try await TestDatabase.with { database in

@@ -7,7 +7,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("POST /messages/live_activity/start")
+@Suite("POST /messages/live_activity/start", .requiresPostgres)
 struct LiveActivityStartTests {
     static let path = "/messages/live_activity/start"
     static let alert = #""notification":{"alert":{"title":"Power Panda sets out!","body":"Follow the adventure live."}}"#

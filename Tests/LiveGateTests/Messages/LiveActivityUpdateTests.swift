@@ -7,7 +7,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("POST /messages/live_activity/update")
+@Suite("POST /messages/live_activity/update", .requiresPostgres)
 struct LiveActivityUpdateTests {
     static let path = "/messages/live_activity/update"
     static let sword = #"{"currentHealthLevel":0.941,"eventDescription":"Power Panda found a sword!"}"#

@@ -7,7 +7,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("POST /push_token_tag: the SDK's token registry")
+@Suite("POST /push_token_tag: the SDK's token registry", .requiresPostgres)
 struct PushTokenTagTests {
     static let tokenA = "a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1"
     static let tokenB = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"

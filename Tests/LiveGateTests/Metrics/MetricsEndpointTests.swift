@@ -8,7 +8,7 @@ import Testing
 
 /// `GET /metrics` of real `livegate serve` processes, delivering through the APNs simulator: each metric
 /// moves by exactly what happened, and no tenant's identifier or secret shows anywhere in a scrape.
-@Suite("Metrics of a running gateway", .heavy)
+@Suite("Metrics of a running gateway", .heavy, .requiresPostgres)
 struct MetricsEndpointTests {
     static let activityID = "activity-metrics-7f3a"
 

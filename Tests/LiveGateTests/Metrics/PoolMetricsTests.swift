@@ -9,7 +9,7 @@ import Testing
 
 /// The pool's metrics, in this process: the pool is made under a task-local `GatewayMetricsFactory`
 /// with a registry of the test's own, so nothing is bootstrapped and other tests are not touched.
-@Suite("Metrics of the PostgreSQL pool")
+@Suite("Metrics of the PostgreSQL pool", .requiresPostgres)
 struct PoolMetricsTests {
     @Test func connectionsInUseOpenAndWaitsAreCountedExactly() async throws {
         try await TestDatabase.with(migrated: false) { database in

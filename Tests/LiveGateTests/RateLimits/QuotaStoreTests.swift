@@ -3,7 +3,7 @@ import LiveGate
 import TestSupport
 import Testing
 
-@Suite("Quota leases in PostgreSQL")
+@Suite("Quota leases in PostgreSQL", .requiresPostgres)
 struct QuotaStoreTests {
     @Test func concurrentLeasesNeverHandOutMoreThanTheLimit() async throws {
         try await TestDatabase.with(poolSize: 8) { database in

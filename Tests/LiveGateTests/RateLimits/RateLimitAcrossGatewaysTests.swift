@@ -3,7 +3,7 @@ import LiveGate
 import TestSupport
 import Testing
 
-@Suite("Rate limits across gateways sharing one database", .heavy)
+@Suite("Rate limits across gateways sharing one database", .heavy, .requiresPostgres)
 struct RateLimitAcrossGatewaysTests {
     static let limit = 200
     /// docs/rate-limits.md: at most (gateways − 1) × 1.5 × min(250, limit / 16) calls of a window are refused early.

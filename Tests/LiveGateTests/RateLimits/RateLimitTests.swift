@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
-@Suite("Rate limits: per workspace, per clock hour, start and update together")
+@Suite("Rate limits: per workspace, per clock hour, start and update together", .requiresPostgres)
 struct RateLimitTests {
     /// 2026-11-22T15:59:58Z: two seconds before the hour turns.
     static let nearlyFour = Date(timeIntervalSince1970: 1_795_881_598)

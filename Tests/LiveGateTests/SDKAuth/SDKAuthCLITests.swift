@@ -4,7 +4,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("livegate app sdk-auth, run as a subprocess")
+@Suite("livegate app sdk-auth, run as a subprocess", .requiresPostgres)
 struct SDKAuthCLITests {
     static func stored(_ database: TestDatabase, _ appID: String) async throws -> (keys: [String], enforced: Bool) {
         let row = try await database.pool.query(

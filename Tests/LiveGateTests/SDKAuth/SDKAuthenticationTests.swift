@@ -8,7 +8,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("SDK authentication on POST /push_token_tag: JWTs from the customer's server")
+@Suite("SDK authentication on POST /push_token_tag: JWTs from the customer's server", .requiresPostgres)
 struct SDKAuthenticationTests {
     static let token = "a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1"
 

@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
-@Suite("Abuse limits on POST /push_token_tag: per client address and per app, per minute")
+@Suite("Abuse limits on POST /push_token_tag: per client address and per app, per minute", .requiresPostgres)
 struct TokenTagLimitTests {
     static let token = "a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1"
 
@@ -216,7 +216,7 @@ struct TokenTagLimitTests {
     }
 }
 
-@Suite("Housekeeping of registration windows")
+@Suite("Housekeeping of registration windows", .requiresPostgres)
 struct TokenTagWindowHousekeepingTests {
     @Test func pastMinutesAreDeletedAfterAnHour() async throws {
         try await TestDatabase.with { database in

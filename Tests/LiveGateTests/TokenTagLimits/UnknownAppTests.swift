@@ -45,7 +45,7 @@ struct CountingTenancyRepository: TenancyRepository {
     }
 }
 
-@Suite("Unknown app_ids: a flood of made-up ids costs a bounded number of queries; a new app is found at once")
+@Suite("Unknown app_ids: a flood of made-up ids costs a bounded number of queries; a new app is found at once", .requiresPostgres)
 struct UnknownAppTests {
     @Test func aFloodOfMadeUpIdsCostsABoundedNumberOfQueries() async throws {
         try await TestDatabase.with { database async throws in
