@@ -84,7 +84,7 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
         guard !settlements.isEmpty else { return [] }
         return try await pool.transaction { connection in
             var settled: Set<UUID> = []
-            let finished = settlements.compactMap { settlement -> (DispatchSettlement, DispatchStatus)? in
+            let finished = settlements.compactMap { settlement -> (DispatchSettlement, DispatchState)? in
                 guard case .finished(let status) = settlement.ending else { return nil }
                 return (settlement, status)
             }

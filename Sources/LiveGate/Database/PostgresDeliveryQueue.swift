@@ -147,7 +147,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     }
 
     public func finish(
-        _ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry]
+        _ claimed: ClaimedDispatch, worker: String, status: DispatchState, log: [ActivityLogEntry]
     )
         async throws -> Bool
     {

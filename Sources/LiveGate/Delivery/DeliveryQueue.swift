@@ -39,7 +39,7 @@ public protocol DeliveryQueue: Sendable {
     func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool
     /// The fan-out is over (`done`) or was given up (`failed`): no longer claimable. `log` is written with it.
     func finish(
-        _ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry]
+        _ claimed: ClaimedDispatch, worker: String, status: DispatchState, log: [ActivityLogEntry]
     )
         async throws -> Bool
     /// The channel an update or end of this dispatch's activity is broadcast on, if it has one.
@@ -63,14 +63,4 @@ public enum RecordedProgress: Sendable, Equatable {
     case recorded(stop: DispatchStop?)
     /// Another worker holds the dispatch now: nothing was recorded.
     case leaseLost
-}
-
-/// How a dispatch's delivery ended.
-public enum DispatchStatus: String, Sendable {
-    case done
-    case failed
-    /// A newer dispatch covering its audience stopped it (`DispatchStop.superseded`).
-    case superseded
-    /// Cancelled with `DELETE` while it was being delivered.
-    case cancelled
 }

@@ -40,7 +40,7 @@ public struct BatchTargets: Sendable, Equatable {
 public struct DispatchSettlement: Sendable {
     public enum Ending: Sendable, Equatable {
         /// Over, with this status; a `done` one superseded or cancelled meanwhile ends as that.
-        case finished(DispatchStatus)
+        case finished(DispatchState)
         /// Handed back, to be claimed again at this time (APNs unreachable).
         case released(retryAt: Date)
     }

@@ -13,7 +13,7 @@ import UUIDText
 struct DispatchDelivery: Sendable {
     /// How a delivery left the dispatch.
     enum Ending: Sendable, Equatable {
-        case finished(DispatchStatus)
+        case finished(DispatchState)
         /// Handed back, to be claimed again later (APNs unreachable, or this gateway stopping).
         case released
         /// Another worker holds it now; this one stopped.
@@ -231,7 +231,7 @@ struct DispatchDelivery: Sendable {
         }
     }
 
-    func finish(_ claimed: ClaimedDispatch, _ status: DispatchStatus, log: [ActivityLogEntry] = []) async throws -> Ending {
+    func finish(_ claimed: ClaimedDispatch, _ status: DispatchState, log: [ActivityLogEntry] = []) async throws -> Ending {
         try await queue.finish(claimed, worker: worker, status: status, log: log) ? .finished(status) : .leaseLost
     }
 

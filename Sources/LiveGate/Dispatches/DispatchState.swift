@@ -1,4 +1,6 @@
-/// A dispatch's status as the API shows it (`GET /messages/live_activity/dispatches/{id}`).
+/// A dispatch's status: the one vocabulary of the API (`GET /messages/live_activity/dispatches/{id}`),
+/// the `status` column (where `scheduled` is a `pending` one with `send_at` ahead) and delivery, which
+/// ends a dispatch `done`, `failed`, `superseded` or `cancelled`.
 public enum DispatchState: String, Sendable, CaseIterable {
     /// Accepted with a `send_at` still ahead.
     case scheduled

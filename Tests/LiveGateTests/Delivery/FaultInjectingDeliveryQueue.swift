@@ -69,7 +69,7 @@ final class FaultInjectingDeliveryQueue: DeliveryQueue {
         try await base.extendLease(id, worker: worker, lease: lease)
     }
 
-    func finish(_ claimed: ClaimedDispatch, worker: String, status: DispatchStatus, log: [ActivityLogEntry]) async throws -> Bool {
+    func finish(_ claimed: ClaimedDispatch, worker: String, status: DispatchState, log: [ActivityLogEntry]) async throws -> Bool {
         try await base.finish(claimed, worker: worker, status: status, log: log)
     }
 

@@ -5,7 +5,7 @@ public enum DispatchStop: String, Sendable, Equatable {
     /// Its `DELETE` came.
     case cancelled
 
-    var status: DispatchStatus {
+    var status: DispatchState {
         switch self {
         case .superseded: .superseded
         case .cancelled: .cancelled
