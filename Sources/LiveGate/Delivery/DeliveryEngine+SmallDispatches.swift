@@ -101,7 +101,7 @@ extension DeliveryEngine {
             logger.log(
                 level: unavailable ? .warning : .error, "a batch of small dispatches could not be recorded: handed back",
                 metadata: ["dispatches": "\(batch.count)", "error": "\(error)"])
-            let dueAt = unavailable ? Date() : Date() + settings.dispatchRetry.baseDelay
+            let dueAt = unavailable ? Date() : Date() + settings.handBackRetry.baseDelay
             for small in batch { await handBackOnceTheDatabaseAnswers(small.id, dueAt: dueAt) }
         }
     }

@@ -222,7 +222,7 @@ public final class DeliveryEngine: Service, Sendable {
         } catch {
             // The database refused something mid-way: the dispatch is tried again after the base delay.
             logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-            await handBackOnceTheDatabaseAnswers(id, dueAt: Date() + settings.dispatchRetry.baseDelay)
+            await handBackOnceTheDatabaseAnswers(id, dueAt: Date() + settings.handBackRetry.baseDelay)
             return nil
         }
     }

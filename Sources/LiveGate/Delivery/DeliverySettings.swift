@@ -19,10 +19,19 @@ public struct DeliverySettings: Sendable {
     public var lease: Duration
     /// How often to look for dispatches committed by other gateways (this one's own are seen at once).
     public var pollInterval: Duration
+    // Retries, from the innermost: a push is retried in place (`pushRetry`, `PushSending`); a page's
+    // pushes whose answers were lost with a connection are sent again in rounds while others get
+    // through (`resendRetry`, `resendUnanswered`); a dispatch none of whose pushes got through, or
+    // whose database did not answer, is handed back, due later (`handBackRetry`). A rejected provider
+    // token is renewed once per send (`ProviderTokenCache`), and libcurl itself retries nothing.
     /// One push, retried in place on 429, 5xx and transport failures.
     public var pushRetry: RetryPolicy
-    /// A whole dispatch, handed back for later when APNs could not be reached at all.
-    public var dispatchRetry: RetryPolicy
+    /// A page's pushes whose answers were lost (their connection failed) while others were answered:
+    /// how many rounds, and the wait before each.
+    public var resendRetry: RetryPolicy
+    /// A whole dispatch handed back, due later: when APNs could not be reached at all (attempts count
+    /// its claims), or the database did not answer (the first delay only).
+    public var handBackRetry: RetryPolicy
     /// Update tokens not refreshed for this long are not sent to and are retired (12 hours, the
     /// longest a Live Activity lives).
     public var tokenLifetime: Duration
@@ -46,7 +55,8 @@ public struct DeliverySettings: Sendable {
         pageSize: Int = 1_000, maximumPushesInFlight: Int = 400, concurrentDispatches: Int = 8,
         lease: Duration = .seconds(60), pollInterval: Duration = .milliseconds(250),
         pushRetry: RetryPolicy = .init(maximumAttempts: 4, baseDelay: .milliseconds(250), maximumDelay: .seconds(5)),
-        dispatchRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),
+        resendRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),
+        handBackRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),
         tokenLifetime: Duration = .seconds(12 * 3600), appCacheTimeToLive: Duration = .seconds(5),
         stopCheckInterval: Duration = .seconds(1), supersedes: Bool = true, supersededStopTimeout: Duration = .seconds(3),
         channelRetention: Duration = .seconds(3600)
@@ -57,7 +67,8 @@ public struct DeliverySettings: Sendable {
         self.lease = lease
         self.pollInterval = pollInterval
         self.pushRetry = pushRetry
-        self.dispatchRetry = dispatchRetry
+        self.resendRetry = resendRetry
+        self.handBackRetry = handBackRetry
         self.tokenLifetime = tokenLifetime
         self.appCacheTimeToLive = appCacheTimeToLive
         self.stopCheckInterval = stopCheckInterval

@@ -14,11 +14,11 @@ extension DispatchDelivery {
         to destination: APNsDestination
     ) async {
         var round = 1
-        while round < settings.dispatchRetry.maximumAttempts {
+        while round < settings.resendRetry.maximumAttempts {
             let unanswered = results.indices.filter { results[$0]?.result.isUnreachable == true }
             let reached = results.contains { sent in sent.map { !$0.result.isUnreachable } ?? false }
             guard !unanswered.isEmpty, reached else { return }
-            let wait = settings.dispatchRetry.delay(afterAttempt: round)
+            let wait = settings.resendRetry.delay(afterAttempt: round)
             guard Date() + wait < dispatch.expiresAt, await waitUnlessStopped(wait) else { return }
             let again = await sending.send(
                 unanswered.compactMap { results[$0]?.push }, inBatchesOf: settings.pushesPerBatch, to: destination, unless: stop)

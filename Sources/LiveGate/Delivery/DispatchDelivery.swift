@@ -190,8 +190,8 @@ struct DispatchDelivery: Sendable {
         _ claimed: ClaimedDispatch, cursor: Int64, outcome: PageOutcome, problem: PushResult.RetriableProblem
     ) async throws -> Ending {
         let dispatch = claimed.dispatch
-        let retryAt = Date() + settings.dispatchRetry.delay(afterAttempt: claimed.attempts)
-        if claimed.attempts < settings.dispatchRetry.maximumAttempts, retryAt < dispatch.expiresAt {
+        let retryAt = Date() + settings.handBackRetry.delay(afterAttempt: claimed.attempts)
+        if claimed.attempts < settings.handBackRetry.maximumAttempts, retryAt < dispatch.expiresAt {
             // The cursor stays: the page is sent again next time. Only the retries are counted now.
             let progress = FanoutProgress(cursor: cursor, retried: outcome.progress.retried)
             guard try await record(claimed, progress) else { return .leaseLost }

@@ -140,8 +140,8 @@ struct SmallDispatchBatch: Sendable {
             return DispatchSettlement(claimed, .finished(.failed), progress: outcome.progress, log: [problem])
         }
         if let problem = outcome.unreachable, stop.raised == nil {
-            let retryAt = Date() + settings.dispatchRetry.delay(afterAttempt: claimed.attempts)
-            if claimed.attempts < settings.dispatchRetry.maximumAttempts, retryAt < dispatch.expiresAt {
+            let retryAt = Date() + settings.handBackRetry.delay(afterAttempt: claimed.attempts)
+            if claimed.attempts < settings.handBackRetry.maximumAttempts, retryAt < dispatch.expiresAt {
                 logger.warning(
                     "APNs unreachable; dispatch handed back for later",
                     metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "attempt": "\(claimed.attempts)", "retry_at": "\(retryAt)"])

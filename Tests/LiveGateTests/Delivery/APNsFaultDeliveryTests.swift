@@ -22,7 +22,8 @@ struct APNsFaultDeliveryTests {
     /// a second rather than minutes.
     static let settings: DeliverySettings = {
         var settings = DeliveryHarness.testSettings
-        settings.dispatchRetry = RetryPolicy(maximumAttempts: 10, baseDelay: .milliseconds(200), maximumDelay: .seconds(1))
+        settings.resendRetry = RetryPolicy(maximumAttempts: 10, baseDelay: .milliseconds(200), maximumDelay: .seconds(1))
+        settings.handBackRetry = settings.resendRetry
         return settings
     }()
 
@@ -214,7 +215,8 @@ struct APNsFaultDeliveryTests {
     @Test func aPushWhoseAnswerIsLostOnEveryTryIsLoggedOnce() async throws {
         var settings = Self.settings
         settings.pushRetry = RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(10))
-        settings.dispatchRetry = RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(50), maximumDelay: .milliseconds(100))
+        settings.resendRetry = RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(50), maximumDelay: .milliseconds(100))
+        settings.handBackRetry = settings.resendRetry
         try await DeliveryHarness.with(settings: settings) { harness in
             let lost = token(numbered: 7)
             harness.simulator.setFault(.resetStream(.refusedStream), for: lost, times: 100)

@@ -34,7 +34,8 @@ struct DeliveryHarness {
         pageSize: 100, maximumPushesInFlight: 64, concurrentDispatches: 4, lease: .seconds(30),
         pollInterval: .milliseconds(50),
         pushRetry: .init(maximumAttempts: 4, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(40)),
-        dispatchRetry: .init(maximumAttempts: 3, baseDelay: .seconds(60), maximumDelay: .seconds(600)))
+        resendRetry: .init(maximumAttempts: 3, baseDelay: .seconds(60), maximumDelay: .seconds(600)),
+        handBackRetry: .init(maximumAttempts: 3, baseDelay: .seconds(60), maximumDelay: .seconds(600)))
 
     static func with(
         settings: DeliverySettings = testSettings, tokens: ProviderTokenCache = ProviderTokenCache(),
