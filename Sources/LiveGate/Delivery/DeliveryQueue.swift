@@ -2,18 +2,37 @@ import Foundation
 
 /// The committed dispatches, as delivery workers see them: claimed under a lease, paged through,
 /// progressed, finished. Every call after `claim` names the worker, and fails (returns false) once the
-/// lease was lost to another worker, so two workers never both believe they own a dispatch.
-public protocol DeliveryQueue: Sendable {
+/// lease was lost to another worker, so two workers never both believe they own a dispatch. Three
+/// roles: claims and leases (`DispatchLeases`), a fan-out's pages and end (`FanoutProgressRecords`),
+/// and the activity's broadcast channel (`DispatchChannels`).
+public typealias DeliveryQueue = DispatchLeases & FanoutProgressRecords & DispatchChannels
+
+/// Claiming due dispatches and holding them: the lease, and what stops one early.
+public protocol DispatchLeases: Sendable {
     /// Up to `limit` dispatches due now: pending ones (scheduled ones once their time came), those whose
-    /// worker's session is gone (a crashed worker's, at once), and those whose lease ran out (what a
-    /// session cannot tell: a partition). `session` is the claiming worker's (`DeliveryWorkerSession`),
-    /// recorded for others to test; nil leaves the lease alone to tell. `excluding` are the dispatches the
-    /// worker is delivering now, never claimed twice. Each update or end claimed supersedes the older
-    /// unfinished dispatches it covers; one that is itself stopped comes with `stop` set.
+    /// worker's session is gone (a crashed worker's, within about a second), and those whose lease ran
+    /// out (what a session cannot tell: a partition). `session` is the claiming worker's
+    /// (`DeliveryWorkerSession`), recorded for others to test; nil leaves the lease alone to tell.
+    /// `excluding` are the dispatches the worker is delivering now, never claimed twice. Each update or
+    /// end claimed supersedes the older unfinished dispatches it covers; one that is itself stopped comes
+    /// with `stop` set.
     func claim(
         worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>
     )
         async throws -> [ClaimedDispatch]
+    /// Keeps the lease while a long page is under way.
+    func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool
+    /// Gives the dispatch back to be claimed again at `retryAt` (APNs unreachable, shutting down).
+    func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool
+    /// Which of these dispatches (being delivered) were superseded or cancelled since they were claimed.
+    func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop]
+    /// How many older superseded deliveries to this one's devices are still sending (by any gateway),
+    /// whether this one superseded them or a dispatch it superseded did.
+    func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int
+}
+
+/// A fan-out's devices, page by page, what each page did, and its end.
+public protocol FanoutProgressRecords: Sendable {
     /// The next devices of the fan-out after `cursor`, in cursor order. Update tokens older than
     /// `tokenLifetime` are left out: their activity is over.
     func targets(
@@ -28,29 +47,24 @@ public protocol DeliveryQueue: Sendable {
         _ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration
     )
         async throws -> RecordedProgress
-    /// Which of these dispatches (being delivered) were superseded or cancelled since they were claimed.
-    func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop]
-    /// How many older superseded deliveries to this one's devices are still sending (by any gateway),
-    /// whether this one superseded them or a dispatch it superseded did.
-    func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int
-    /// A scheduled whole-tag `end` is being sent: the activity's live channel starts its retention.
-    func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws
-    /// Keeps the lease while a long page is under way.
-    func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool
     /// The fan-out is over (`done`) or was given up (`failed`): no longer claimable. `log` is written with it.
     func finish(
         _ claimed: ClaimedDispatch, worker: String, status: DispatchState, log: [ActivityLogEntry]
     )
         async throws -> Bool
+}
+
+/// The activity's broadcast channel, as a dispatch's delivery meets it.
+public protocol DispatchChannels: Sendable {
     /// The channel an update or end of this dispatch's activity is broadcast on, if it has one.
     func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget?
     /// Records the dispatch's broadcast (and marks a channel APNs forgot as gone) with its log entries.
     func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool
-    /// Gives the dispatch back to be claimed again at `retryAt` (APNs unreachable, shutting down).
-    func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool
+    /// A scheduled whole-tag `end` is being sent: the activity's live channel starts its retention.
+    func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws
 }
 
-extension DeliveryQueue {
+extension DispatchLeases {
     /// A claim without a session: only the lease tells when its dispatches may be taken over.
     public func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch] {
         try await claim(worker: worker, session: nil, limit: limit, lease: lease, excluding: [])

@@ -1,8 +1,8 @@
 import APNsClient
 import APNsCore
 
-/// How one device's push ended, after any retries: what the sender's results mean for delivery
-///, decided here and nowhere else.
+/// How one device's push ended, after any retries: what the sender's results mean for delivery,
+/// decided here and nowhere else.
 public enum PushResult: Sendable, Equatable {
     case delivered
     /// 410 or 400 `BadDeviceToken`: the token is dead and is removed.
