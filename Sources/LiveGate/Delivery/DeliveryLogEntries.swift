@@ -46,17 +46,17 @@ enum DeliveryLogEntries {
             entry.type = .invalidPushCredential
             entry.apnsStatus = 403
             entry.apnsReason = reason.rawValue
-            entry.message = credentialProblem(result, of: "")
+            entry.message = credentialProblem(rejected: reason, of: "")
         case .credentialUnusable:
             entry.type = .invalidPushCredential
-            entry.message = credentialProblem(result, of: "")
+            entry.message = credentialProblem(rejected: nil, of: "")
         }
         return entry
     }
 
     /// What a credential problem says, for a push (`of` empty) or a broadcast (" for the broadcast").
-    private static func credentialProblem(_ result: PushResult, of what: String) -> String {
-        if case .credentialRejected(let reason) = result {
+    private static func credentialProblem(rejected reason: APNsReason?, of what: String) -> String {
+        if let reason {
             return "APNs rejected the app's provider token (403 \(reason))\(what), even freshly signed; "
                 + "check the team id, key id and .p8 key. Delivery of this message stopped."
         }
@@ -74,7 +74,7 @@ enum DeliveryLogEntries {
         switch outcome.result {
         case .delivered:
             return nil
-        case _ where outcome.channelGone:
+        case .channelGone:
             entry.message =
                 "APNs no longer knows broadcast channel \(channel)\(answer): it is marked gone and was not "
                 + "broadcast to; devices with registered tokens still get the update."
@@ -86,10 +86,13 @@ enum DeliveryLogEntries {
             entry.message =
                 "APNs did not accept the broadcast on channel \(channel) after \(attempts) tries (last\(answer)); "
                 + "devices with registered tokens still get the update."
-        case .credentialRejected, .credentialUnusable:
+        case .credentialRejected(let reason):
             entry.type = .invalidPushCredential
-            entry.message = credentialProblem(outcome.result, of: " for the broadcast")
-        default:
+            entry.message = credentialProblem(rejected: reason, of: " for the broadcast")
+        case .credentialUnusable:
+            entry.type = .invalidPushCredential
+            entry.message = credentialProblem(rejected: nil, of: " for the broadcast")
+        case .refused:
             entry.message =
                 "APNs refused the broadcast on channel \(channel)\(answer); it is not retried. Devices with "
                 + "registered tokens still get the update."

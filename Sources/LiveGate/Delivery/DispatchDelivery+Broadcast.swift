@@ -49,32 +49,32 @@ extension DispatchDelivery {
     }
 }
 
-/// What one broadcast's result means: sent, the channel gone at APNs, or a problem to log.
+/// What one broadcast's result records: its status and reason for the dispatch and the log.
 struct BroadcastOutcome: Sendable, Equatable {
-    let result: PushResult
+    let result: BroadcastResult
 
-    init(_ result: PushResult) {
+    init(_ result: BroadcastResult) {
         self.result = result
     }
 
     var delivered: Bool { result == .delivered }
 
-    /// APNs no longer knows the channel (404 `ChannelNotRegistered`, 400 `BadChannelId`, 410).
     var channelGone: Bool {
+        if case .channelGone = result { return true }
+        return false
+    }
+
+    var isCredentialProblem: Bool {
         switch result {
-        case .tokenRemoved: true
-        case .refused(let status, let reason):
-            status == 404 || reason == .channelNotRegistered || reason == .badChannelId
+        case .credentialRejected, .credentialUnusable: true
         default: false
         }
     }
 
-    var isCredentialProblem: Bool { result.isCredentialProblem }
-
     var status: Int? {
         switch result {
         case .delivered: 200
-        case .tokenRemoved(let status, _, _), .refused(let status, _): status
+        case .channelGone(let status, _), .refused(let status, _): status
         case .gaveUp(_, .answered(let status, _)): status
         case .credentialRejected: 403
         case .gaveUp(_, .unreachable), .credentialUnusable: nil
@@ -83,8 +83,8 @@ struct BroadcastOutcome: Sendable, Equatable {
 
     var reason: APNsReason? {
         switch result {
-        case .tokenRemoved(_, let reason, _), .credentialRejected(let reason): reason
-        case .refused(_, let reason), .gaveUp(_, .answered(_, let reason)): reason
+        case .credentialRejected(let reason): reason
+        case .channelGone(_, let reason), .refused(_, let reason), .gaveUp(_, .answered(_, let reason)): reason
         case .delivered, .gaveUp(_, .unreachable), .credentialUnusable: nil
         }
     }

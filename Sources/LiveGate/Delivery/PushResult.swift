@@ -3,7 +3,7 @@ import APNsCore
 
 /// How one device's push ended, after any retries: what the sender's results mean for delivery,
 /// decided here and nowhere else.
-public enum PushResult: Sendable, Equatable {
+public enum PushResult: Sendable, Equatable, RetriedResult {
     case delivered
     /// 410 or 400 `BadDeviceToken`: the token is dead and is removed.
     case tokenRemoved(status: Int, reason: APNsReason, invalidSinceMilliseconds: Int64?)
@@ -16,46 +16,33 @@ public enum PushResult: Sendable, Equatable {
     /// The app's key cannot sign (not a P-256 PKCS#8 key): nothing was sent.
     case credentialUnusable
 
-    /// Why the last try of a push that may be retried failed.
-    public enum RetriableProblem: Sendable, Equatable {
-        case answered(status: Int, reason: APNsReason?)
-        case unreachable(HTTP2TransportError)
-    }
+    public typealias RetriableProblem = SendProblem
 
     /// What try number `attempt` of a push came to; nil when it is worth another try (429, 5xx or no
     /// answer, with tries left).
     public init?(_ result: APNsSendResult, attempt: Int, maximumAttempts: Int) {
-        let problem: RetriableProblem
-        switch result {
-        case .unsignable:
+        if let problem = SendProblem(result) {
+            guard attempt >= maximumAttempts else { return nil }
+            self = .gaveUp(attempts: attempt, lastProblem: problem)
+            return
+        }
+        guard case .answered(let response) = result else {
             self = .credentialUnusable
             return
-        case .unreachable(let error):
-            problem = .unreachable(error)
-        case .answered(let response):
-            switch (response.status, response.reason) {
-            case (200, _):
-                self = .delivered
-                return
-            case (410, let reason):
-                self = .tokenRemoved(status: 410, reason: reason ?? .unregistered, invalidSinceMilliseconds: response.timestamp)
-                return
-            case (400, .badDeviceToken?):
-                self = .tokenRemoved(status: 400, reason: .badDeviceToken, invalidSinceMilliseconds: nil)
-                return
-            case (403, let reason?) where response.rejectsProviderToken:
-                // The sender already renewed the token once: the credential itself is what is wrong.
-                self = .credentialRejected(reason: reason)
-                return
-            case (429, let reason), (500...599, let reason):
-                problem = .answered(status: response.status, reason: reason)
-            case (let status, let reason):
-                self = .refused(status: status, reason: reason)
-                return
-            }
         }
-        guard attempt >= maximumAttempts else { return nil }
-        self = .gaveUp(attempts: attempt, lastProblem: problem)
+        switch (response.status, response.reason) {
+        case (200, _):
+            self = .delivered
+        case (410, let reason):
+            self = .tokenRemoved(status: 410, reason: reason ?? .unregistered, invalidSinceMilliseconds: response.timestamp)
+        case (400, .badDeviceToken?):
+            self = .tokenRemoved(status: 400, reason: .badDeviceToken, invalidSinceMilliseconds: nil)
+        case (403, let reason?) where response.rejectsProviderToken:
+            // The sender already renewed the token once: the credential itself is what is wrong.
+            self = .credentialRejected(reason: reason)
+        case (let status, let reason):
+            self = .refused(status: status, reason: reason)
+        }
     }
 
     /// True when APNs was not reached at all: the whole dispatch is worth retrying later.

@@ -38,7 +38,7 @@ struct PushSending: Sendable {
             for start in stride(from: 0, to: pushes.count, by: size) {
                 let batch = Array(pushes[start..<min(start + size, pushes.count)])
                 group.addTask {
-                    let sent = await withRetries(count: batch.count, stopped: { stopped(start + $0) }) { indices in
+                    let sent: [PushOutcome?] = await withRetries(count: batch.count, stopped: { stopped(start + $0) }) { indices in
                         await sender.send(indices.map { batch[$0] }, to: destination)
                     }
                     return (start, sent)
@@ -53,18 +53,18 @@ struct PushSending: Sendable {
     }
 
     /// One push to a channel's subscribers, retried like a device's push.
-    func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> PushOutcome {
+    func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> Retried<BroadcastResult> {
         await withRetries(count: 1, stopped: { _ in false }) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]!
     }
 
     /// `send` gets the indices (of `0..<count`) to try and returns their answers in that order.
     /// `stopped(i)`: push `i`'s dispatch was stopped; asked once each try's turn comes.
-    private func withRetries(
+    private func withRetries<Result: RetriedResult>(
         count: Int, stopped: (Int) -> Bool, _ send: ([Int]) async -> [APNsSendResult]
-    ) async -> [PushOutcome?] {
-        var results = [PushOutcome?](repeating: nil, count: count)
+    ) async -> [Retried<Result>?] {
+        var results = [Retried<Result>?](repeating: nil, count: count)
         var pending = Array(0..<count)
-        var lastProblems: [Int: PushResult.RetriableProblem] = [:]
+        var lastProblems: [Int: SendProblem] = [:]
         var attempt = 1
         while !pending.isEmpty {
             // Permits are held for the requests only, not while waiting to retry. The stop is checked
@@ -79,19 +79,17 @@ struct PushSending: Sendable {
                 let going = Set(going)
                 for index in pending where !going.contains(index) {
                     guard let problem = lastProblems[index] else { continue }
-                    results[index] = PushOutcome(result: .gaveUp(attempts: attempt - 1, lastProblem: problem), retries: attempt - 2)
+                    results[index] = Retried(result: .gaveUp(attempts: attempt - 1, lastProblem: problem), retries: attempt - 2)
                 }
             }
             var again: [Int] = []
             for (index, answer) in zip(going, answers) {
-                if let result = PushResult(answer, attempt: attempt, maximumAttempts: retry.maximumAttempts) {
-                    results[index] = PushOutcome(result: result, retries: attempt - 1)
+                if let result = Result(answer, attempt: attempt, maximumAttempts: retry.maximumAttempts) {
+                    results[index] = Retried(result: result, retries: attempt - 1)
                 } else {
                     again.append(index)
-                    // As if it were the last try: the problem to report if the dispatch stops before the next.
-                    if case .gaveUp(_, let problem)? = PushResult(answer, attempt: attempt, maximumAttempts: attempt) {
-                        lastProblems[index] = problem
-                    }
+                    // The problem to report if the dispatch stops before the next try.
+                    lastProblems[index] = SendProblem(answer)
                 }
             }
             pending = again
