@@ -172,6 +172,7 @@ let package = Package(
                 "PostgresClient",
                 "LiveGate",
                 "APNsClient",
+                "APNsSimulator",
                 "CCurl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -200,6 +201,24 @@ let package = Package(
         .testTarget(
             name: "APNsCoreTests",
             dependencies: ["APNsCore"],
+            swiftSettings: swiftSettings
+        ),
+        // The libcurl client against real HTTP/2 peers (the simulator, nghttpd, aioapns); no gateway.
+        .testTarget(
+            name: "APNsClientTests",
+            dependencies: [
+                "APNsClient",
+                "APNsCore",
+                "APNsSimulator",
+                "TestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The simulator on its own.
+        .testTarget(
+            name: "APNsSimulatorTests",
+            dependencies: ["APNsSimulator", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

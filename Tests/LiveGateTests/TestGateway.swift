@@ -23,15 +23,6 @@ enum TestGateway {
     }
 }
 
-extension Logger {
-    /// Warnings and errors only: the gateway's info lines would drown the test report.
-    static var quiet: Logger {
-        var logger = Logger(label: "test.gateway")
-        logger.logLevel = .warning
-        return logger
-    }
-}
-
 extension TestResponse {
     var text: String { String(buffer: body) }
     /// The `X-Request-Id` the gateway answered with.

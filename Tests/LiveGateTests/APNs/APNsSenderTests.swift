@@ -41,7 +41,7 @@ struct APNsSenderTests {
             keys.remove()
             certificate.remove()
         }
-        try await CurlHTTP2ClientTests.withEchoServer(tls: certificate) { port in
+        try await EchoServer.with(tls: certificate) { port in
             try await TestDatabase.with { database in
                 let app = try await database.makeApp(
                     in: try await database.makeWorkspace(), endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!,

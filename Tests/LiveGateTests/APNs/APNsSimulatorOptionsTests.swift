@@ -11,44 +11,13 @@ import Testing
 /// through `PUT /_sim/settings`.
 @Suite("livegate apns-sim --latency-ms and --max-streams", .heavy, .requiresPostgres)
 struct APNsSimulatorOptionsTests {
-    /// The simulator as a process with `options`, over TLS, and a control client trusting it.
-    static func withSimulator(
-        options: [String],
-        _ body: (_ port: Int, _ keys: TestKeyPair, _ certificate: String, _ control: SimulatorControlClient) async throws -> Void
-    ) async throws {
-        let keys = try await TestKeyPair.make()
-        defer { keys.remove() }
-        let certificate = keys.folder.appendingPathComponent("apns-sim.pem").path
-        let (simulator, port) = try await APNsFaultServeTests.startSimulator(keys: keys, certificate: certificate, options: options)
-        defer { simulator.stop() }
-        let control = SimulatorControlClient(port: port, caFile: certificate)
-        do {
-            try await body(port, keys, certificate, control)
-        } catch {
-            await control.shutdown()
-            throw error
-        }
-        await control.shutdown()
-    }
-
-    static func settings(_ control: SimulatorControlClient) async throws -> [String: Any] {
-        let response = try await control.request("GET", "/_sim/settings")
-        #expect(response.status == 200, "\(response.text)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-    }
-
-    /// Each connection's figures from `GET /_sim/settings`.
-    static func connections(_ control: SimulatorControlClient) async throws -> [[String: Any]] {
-        try #require(try await settings(control)["connections"] as? [[String: Any]])
-    }
-
     /// 28 pushes at once on one connection that allows 7 streams, answered after 300 ms: the sender
     /// (which would use 100) has exactly 7 open at a time, so they take 4 rounds.
     @Test func maxStreamsIsAdvertisedAndTheSenderKeepsToIt() async throws {
-        try await Self.withSimulator(options: ["--max-streams", "7", "--latency-ms", "300"]) { port, keys, certificate, control in
+        try await SimulatorProcess.with(options: ["--max-streams", "7", "--latency-ms", "300"]) { port, keys, certificate, control in
             let frames = try await Subprocess.bash("nghttp -nv https://127.0.0.1:\(port)/3/device/00 2>&1")
             #expect(frames.stdout.contains("[SETTINGS_MAX_CONCURRENT_STREAMS(0x03):7]"), "\(frames.stdout)")
-            let shown = try await Self.settings(control)
+            let shown = try await SimulatorProcess.settings(control)
             #expect(shown["max_streams"] as? Int == 7 && shown["latency_ms"] as? Int == 300, "\(shown)")
 
             let sender = APNsSender(
@@ -66,7 +35,7 @@ struct APNsSimulatorOptionsTests {
                     let elapsed = clock.now - started
                     #expect(results.allSatisfy(APNsSimulatorFaultTests.isDelivered), "\(results)")
                     #expect(elapsed >= .milliseconds(1_200), "28 pushes 7 at a time take 4 rounds of 300 ms, not \(elapsed)")
-                    let connections = try await Self.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 1 }
+                    let connections = try await SimulatorProcess.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 1 }
                     #expect(connections.count == 1 && connections[0]["high_water"] as? Int == 7, "7 at a time: \(connections)")
                 }
                 failure = nil
@@ -77,7 +46,7 @@ struct APNsSimulatorOptionsTests {
             if let failure { throw failure }
 
             // nghttp's and the control client's connections carried one stream at a time.
-            let used = try await Self.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 1 }
+            let used = try await SimulatorProcess.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 1 }
             #expect(used.count == 1, "\(used)")
             for connection in used {
                 #expect(connection["acknowledged_max_streams"] as? Int == 7, "\(connection)")
@@ -90,8 +59,8 @@ struct APNsSimulatorOptionsTests {
     /// 1 s after it was sent, and all of them together in about 1 s: one after another would take 100 s.
     /// (Alone it takes 1.05 s; each answer's own time is bounded, with room for a busy machine.)
     @Test func latencyAnswersEveryRequestThatLongAfterItArrivedWithoutSerialising() async throws {
-        try await Self.withSimulator(options: ["--latency-ms", "1000"]) { port, _, certificate, control in
-            #expect(try await Self.settings(control)["latency_ms"] as? Int == 1000)
+        try await SimulatorProcess.with(options: ["--latency-ms", "1000"]) { port, _, certificate, control in
+            #expect(try await SimulatorProcess.settings(control)["latency_ms"] as? Int == 1000)
             let base = "https://127.0.0.1:\(port)"
             let client = CurlHTTP2Client(
                 configuration: .init(maximumConnectionsPerHost: 1, maximumStreamsPerConnection: 200, trustedCAFile: certificate))
@@ -137,7 +106,7 @@ struct APNsSimulatorOptionsTests {
 
     /// `PUT /_sim/settings` refuses what it cannot apply, with 400 and why, and changes nothing then.
     @Test func theControlAPIRefusesSettingsOutOfRange() async throws {
-        try await Self.withSimulator(options: ["--latency-ms", "20", "--max-streams", "50"]) { _, _, _, control in
+        try await SimulatorProcess.with(options: ["--latency-ms", "20", "--max-streams", "50"]) { _, _, _, control in
             let refused: [(body: String, error: String)] = [
                 (#"{"max_streams":0}"#, "max_streams must be an integer from 1 to 2147483647"),
                 (#"{"latency_ms":600001,"max_streams":5}"#, "latency_ms must be an integer from 0 to 600000"),
@@ -153,12 +122,12 @@ struct APNsSimulatorOptionsTests {
             }
             let post = try await control.request("POST", "/_sim/settings", body: #"{"max_streams":5}"#)
             #expect(post.status == 405 && post.text == #"{"error":"/_sim/settings takes GET or PUT"}"#, "\(post.text)")
-            let shown = try await Self.settings(control)
+            let shown = try await SimulatorProcess.settings(control)
             #expect(shown["latency_ms"] as? Int == 20 && shown["max_streams"] as? Int == 50, "\(shown)")
 
             let changed = try await control.request("PUT", "/_sim/settings", body: #"{"latency_ms":0,"max_streams":2147483647}"#)
             #expect(changed.status == 200, "\(changed.text)")
-            let now = try await Self.settings(control)
+            let now = try await SimulatorProcess.settings(control)
             #expect(now["latency_ms"] as? Int == 0 && now["max_streams"] as? Int == 2_147_483_647, "\(now)")
         }
     }

@@ -7,14 +7,6 @@ import Testing
 
 @Suite("livegate apns-sim --tls", .heavy, .requiresPostgres)
 struct APNsSimulatorTLSCommandTests {
-    /// True when an unauthenticated push over TLS, trusting `caFile`, gets the simulator's (APNs's) answer.
-    static func isSimulator(port: Int, caFile: String) async -> Bool {
-        let client = CurlHTTP2Client(configuration: .init(trustedCAFile: caFile))
-        let response = try? await client.send(HTTP2Request(url: "https://127.0.0.1:\(port)/3/device/00", body: Array("{}".utf8)))
-        await client.shutdown()
-        guard let response else { return false }
-        return response.status == 403 && String(decoding: response.body, as: UTF8.self) == #"{"reason":"MissingProviderToken"}"#
-    }
 
     @Test func theCommandServesH2OverTLSWithACertificateItMade() async throws {
         let keys = try await TestKeyPair.make()
@@ -31,7 +23,9 @@ struct APNsSimulatorTLSCommandTests {
                     "apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificateFile,
                     "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8",
                 ])
-            if (try? await BackgroundProcess.waitForPort(port)) != nil, await Self.isSimulator(port: port, caFile: certificateFile) {
+            if (try? await BackgroundProcess.waitForPort(port)) != nil,
+                await SimulatorProcess.isSimulator(port: port, caFile: certificateFile)
+            {
                 started = (process, port)
             } else {
                 process.stop()

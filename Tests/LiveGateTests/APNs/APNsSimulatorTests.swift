@@ -10,7 +10,7 @@ import Testing
 
 @Suite("APNs simulator, driven by the gateway's sender", .requiresPostgres)
 struct APNsSimulatorTests {
-    static let bundleID = "com.example.apple-samplecode.Emoji-Rangers"
+    static let bundleID = SimulatorFixture.bundleID
 
     /// A simulator over TLS that knows one provider key, an app whose pushes go to it, and a sender
     /// that trusts its certificate.

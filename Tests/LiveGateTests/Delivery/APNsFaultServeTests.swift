@@ -88,24 +88,4 @@ struct APNsFaultServeTests {
             #expect((log.json?["entries"] as? [Any])?.isEmpty == true, "\(log.text)")
         }
     }
-
-    /// `livegate apns-sim --tls` on a free port, its certificate written to `certificate`, with `options`.
-    static func startSimulator(keys: TestKeyPair, certificate: String, options: [String] = []) async throws -> (BackgroundProcess, Int) {
-        for _ in 0..<3 {
-            let port = LiveGateBinary.freePort()
-            let process = try BackgroundProcess(
-                LiveGateBinary.path,
-                [
-                    "apns-sim", "--port", String(port), "--tls", "--tls-certificate-out", certificate,
-                    "--provider-key", "KEY1234567:TEAM123456:\(keys.folder.path)/key.p8",
-                ] + options)
-            if (try? await BackgroundProcess.waitForPort(port)) != nil,
-                await APNsSimulatorTLSCommandTests.isSimulator(port: port, caFile: certificate)
-            {
-                return (process, port)
-            }
-            process.stop()
-        }
-        throw Subprocess.Failure(description: "livegate apns-sim did not start")
-    }
 }

@@ -24,7 +24,7 @@ struct ServedFanOut {
         prepare: (SimulatorControlClient) async throws -> Void = { _ in },
         _ body: (ServedFanOut) async throws -> Void
     ) async throws {
-        try await APNsSimulatorOptionsTests.withSimulator(options: simulatorOptions) { simulatorPort, keys, certificate, control in
+        try await SimulatorProcess.with(options: simulatorOptions) { simulatorPort, keys, certificate, control in
             try await TestDatabase.with { database in
                 let tenant = try await database.makeTenant(
                     bundleID: APNsSimulatorTests.bundleID, endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(simulatorPort)")!,

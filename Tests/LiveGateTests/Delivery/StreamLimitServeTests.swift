@@ -31,7 +31,7 @@ struct StreamLimitServeTests {
     /// The gateway's connections: those that carried more streams at once than the lowest limit so far
     /// (nghttp's, the probe's and the control client's carry one at a time).
     static func gatewayConnections(_ control: SimulatorControlClient) async throws -> [[String: Any]] {
-        try await APNsSimulatorOptionsTests.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 5 }
+        try await SimulatorProcess.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 5 }
     }
 
     /// Lowers the limit and waits until every gateway connection has acknowledged it.

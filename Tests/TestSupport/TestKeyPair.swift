@@ -1,14 +1,13 @@
 import Foundation
-import TestSupport
 
 /// Keys made with the openssl command for a test, in a folder removed afterwards.
-struct TestKeyPair {
-    let privatePEM: String
-    let publicPEM: String
-    let folder: URL
+public struct TestKeyPair: Sendable {
+    public let privatePEM: String
+    public let publicPEM: String
+    public let folder: URL
 
     /// `algorithm` is passed to `openssl genpkey`, e.g. `-algorithm EC -pkeyopt ec_paramgen_curve:P-256`.
-    static func make(_ algorithm: String = "-algorithm EC -pkeyopt ec_paramgen_curve:P-256") async throws -> TestKeyPair {
+    public static func make(_ algorithm: String = "-algorithm EC -pkeyopt ec_paramgen_curve:P-256") async throws -> TestKeyPair {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let made = try await Subprocess.bash(
@@ -21,19 +20,19 @@ struct TestKeyPair {
             folder: folder)
     }
 
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(at: folder)
     }
 }
 
 extension TestKeyPair {
     /// A self-signed P-256 certificate for 127.0.0.1, for a TLS test server.
-    struct Certificate {
-        let keyFile: String
-        let certificateFile: String
-        let folder: URL
+    public struct Certificate: Sendable {
+        public let keyFile: String
+        public let certificateFile: String
+        public let folder: URL
 
-        static func make() async throws -> Certificate {
+        public static func make() async throws -> Certificate {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-tls-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let made = try await Subprocess.bash(
@@ -45,7 +44,7 @@ extension TestKeyPair {
                 certificateFile: folder.appendingPathComponent("cert.pem").path, folder: folder)
         }
 
-        func remove() {
+        public func remove() {
             try? FileManager.default.removeItem(at: folder)
         }
     }

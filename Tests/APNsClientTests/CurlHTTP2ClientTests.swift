@@ -1,38 +1,11 @@
 import APNsClient
 import Foundation
-import LiveGate
 import TestSupport
 import Testing
 
 /// The libcurl HTTP/2 client against nghttpd, a real HTTP/2 server (nghttp2's), over h2c and TLS.
 @Suite("HTTP/2 client on libcurl multi")
 struct CurlHTTP2ClientTests {
-    /// nghttpd answering every upload with the same bytes, for the length of `body`.
-    static func withEchoServer<Result>(
-        tls: TestKeyPair.Certificate? = nil, _ body: (_ port: Int) async throws -> Result
-    ) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-h2-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let nghttpd = try await BackgroundProcess.locate("nghttpd")
-        // The port is free when chosen, but another test's server may take it before nghttpd binds it;
-        // then nghttpd exits and the listener found is someone else's: choose another port.
-        for _ in 0..<5 {
-            let port = LiveGateBinary.freePort()
-            // Bound to 127.0.0.1, where the client connects: left to getaddrinfo, nghttpd could bind
-            // another address family beside the server holding the port and stay up.
-            var arguments = ["--echo-upload", "--address=127.0.0.1", "-d", folder.path, String(port)]
-            if let tls { arguments += [tls.keyFile, tls.certificateFile] } else { arguments.insert("--no-tls", at: 0) }
-            let server = try BackgroundProcess(nghttpd, arguments)
-            defer { server.stop() }
-            try await BackgroundProcess.waitForPort(port)
-            try await Task.sleep(for: .milliseconds(300))
-            if server.hasExited { continue }
-            return try await body(port)
-        }
-        throw Subprocess.Failure(description: "nghttpd could not bind a port in five tries")
-    }
-
     static func push(_ port: Int, scheme: String = "http", index: Int) -> HTTP2Request {
         HTTP2Request(
             url: "\(scheme)://127.0.0.1:\(port)/3/device/\(String(format: "%064x", index))",
@@ -45,7 +18,7 @@ struct CurlHTTP2ClientTests {
     @Test func concurrentRequestsMultiplexOverLongLivedTLSConnections() async throws {
         let certificate = try await TestKeyPair.Certificate.make()
         defer { certificate.remove() }
-        try await Self.withEchoServer(tls: certificate) { port in
+        try await EchoServer.with(tls: certificate) { port in
             let client = CurlHTTP2Client(configuration: .init(trustedCAFile: certificate.certificateFile))
             let responses = try await withThrowingTaskGroup(of: (Int, HTTP2Response).self) { group in
                 for index in 0..<300 {
@@ -73,7 +46,7 @@ struct CurlHTTP2ClientTests {
     @Test func requestsBeyondWhatTheConnectionsCarryWaitTheirTurn() async throws {
         let certificate = try await TestKeyPair.Certificate.make()
         defer { certificate.remove() }
-        try await Self.withEchoServer(tls: certificate) { port in
+        try await EchoServer.with(tls: certificate) { port in
             let client = CurlHTTP2Client(
                 configuration: .init(
                     maximumConnectionsPerHost: 2, maximumStreamsPerConnection: 5, trustedCAFile: certificate.certificateFile))
@@ -100,7 +73,7 @@ struct CurlHTTP2ClientTests {
     /// thread, libcurl opens a second connection only when the first has no stream free: all 80 share one.
     @Test(arguments: [2, 1])
     func threadsSpreadTheConnectionsAndBatchesGoToTheLeastBusy(threads: Int) async throws {
-        try await APNsSimulatorOptionsTests.withSimulator(options: ["--latency-ms", "10000"]) { port, _, certificate, control in
+        try await SimulatorProcess.with(options: ["--latency-ms", "10000"]) { port, _, certificate, control in
             let client = CurlHTTP2Client(
                 configuration: .init(
                     maximumConnectionsPerHost: 2, maximumStreamsPerConnection: 100, threads: threads, trustedCAFile: certificate))
@@ -116,7 +89,7 @@ struct CurlHTTP2ClientTests {
             let answers = await one + two
             await client.shutdown()
             #expect(answers.allSatisfy { (try? $0.get())?.status == 403 }, "\(answers.prefix(3))")
-            let busy = try await APNsSimulatorOptionsTests.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 1 }
+            let busy = try await SimulatorProcess.connections(control).filter { ($0["most_streams_ever"] as? Int ?? 0) > 1 }
             #expect(busy.count == threads, "\(busy)")
             #expect(busy.map { $0["most_streams_ever"] as? Int ?? 0 }.reduce(0, +) == 80, "\(busy)")
         }
@@ -125,7 +98,7 @@ struct CurlHTTP2ClientTests {
     /// h2c (local simulators): every request gets its own connection, because libcurl 7.88 cannot reuse
     /// one with prior knowledge; what matters is that each request is answered.
     @Test func cleartextRequestsEachSucceed() async throws {
-        try await Self.withEchoServer { port in
+        try await EchoServer.with { port in
             let client = CurlHTTP2Client()
             for index in 0..<5 {
                 let response = try await client.send(Self.push(port, index: index))
@@ -179,7 +152,7 @@ struct CurlHTTP2ClientTests {
     @Test func tlsIsVerifiedAgainstTheTrustedAuthorities() async throws {
         let certificate = try await TestKeyPair.Certificate.make()
         defer { certificate.remove() }
-        try await Self.withEchoServer(tls: certificate) { port in
+        try await EchoServer.with(tls: certificate) { port in
             // The system's authorities do not know this self-signed certificate: refused.
             let strict = CurlHTTP2Client()
             do {

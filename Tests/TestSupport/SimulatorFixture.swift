@@ -1,26 +1,27 @@
 import APNsClient
 import APNsSimulator
 import Foundation
-import LiveGate
-import TestSupport
+import Logging
 
 /// An APNs simulator over TLS that accepts one provider key, with what a sender needs to trust it and
 /// sign for it; torn down (simulator stopped, key files removed) when `with` returns or throws.
-struct SimulatorFixture {
-    static let keyID = "KEY1234567"
-    static let teamID = "TEAM123456"
+public struct SimulatorFixture: Sendable {
+    public static let keyID = "KEY1234567"
+    public static let teamID = "TEAM123456"
+    /// The bundle id the simulator's apps push to.
+    public static let bundleID = "com.example.apple-samplecode.Emoji-Rangers"
 
-    let simulator: APNsSimulator
-    let port: Int
-    let keys: TestKeyPair
-    let certificate: TestKeyPair.Certificate
+    public let simulator: APNsSimulator
+    public let port: Int
+    public let keys: TestKeyPair
+    public let certificate: TestKeyPair.Certificate
 
-    var endpoint: APNsEndpoint { APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")! }
-    var credentials: APNsCredentials {
+    public var endpoint: APNsEndpoint { APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")! }
+    public var credentials: APNsCredentials {
         APNsCredentials(teamID: Self.teamID, keyID: Self.keyID, privateKeyPEM: keys.privatePEM)
     }
 
-    static func with<Result>(
+    public static func with<Result>(
         clock: @escaping @Sendable () -> Date = { Date() }, channelLimit: Int = 10_000, _ body: (SimulatorFixture) async throws -> Result
     ) async throws -> Result {
         let keys = try await TestKeyPair.make()
@@ -45,16 +46,5 @@ struct SimulatorFixture {
             await simulator.stop()
             throw error
         }
-    }
-}
-
-extension TestDatabase {
-    /// An app in a new workspace whose pushes go to a simulator over TLS on 127.0.0.1:`port`, signed
-    /// with `keys` as the simulators of these tests know them (`SimulatorFixture.keyID` of `teamID`).
-    func makeSimulatorApp(port: Int, keys: TestKeyPair) async throws -> App {
-        try await makeApp(
-            in: try await makeWorkspace(), bundleID: APNsSimulatorTests.bundleID,
-            endpoint: APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")!,
-            credentials: APNsCredentials(teamID: SimulatorFixture.teamID, keyID: SimulatorFixture.keyID, privateKeyPEM: keys.privatePEM))
     }
 }

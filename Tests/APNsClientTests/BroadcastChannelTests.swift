@@ -4,12 +4,13 @@ import APNsSimulator
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
+import TestSupport
 
 /// Broadcast channels end to end: `APNsChannelManager` and `APNsSender.broadcast` over HTTP/2 and TLS
 /// to the simulator, which answers as APNs does.
 @Suite("Broadcast channels")
 struct BroadcastChannelTests {
-    static let bundleID = APNsSimulatorTests.bundleID
+    static let bundleID = SimulatorFixture.bundleID
     static let payload = #"{"aps":{"timestamp":1685952000,"event":"update","content-state":{"score":"2-1"}}}"#
 
     /// A fixture, its destination, a channel manager and sender trusting it, and its control client.

@@ -14,7 +14,7 @@ struct AioapnsInteropTests {
         let keys = try await TestKeyPair.make()
         defer { keys.remove() }
         let certificateFile = keys.folder.appendingPathComponent("sim-cert.pem").path
-        let (simulator, port) = try await APNsFaultServeTests.startSimulator(
+        let (simulator, port) = try await SimulatorProcess.start(
             keys: keys, certificate: certificateFile, options: ["--latency-ms", "20"])
         defer { simulator.stop() }
         let control = SimulatorControlClient(port: port, caFile: certificateFile)

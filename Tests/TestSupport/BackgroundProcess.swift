@@ -1,12 +1,11 @@
 import Foundation
-import TestSupport
 
 /// A server a test starts and stops (posix_spawn, SIGTERM, waitpid): a binary that does not fork.
-final class BackgroundProcess: @unchecked Sendable {
-    let pid: pid_t
+public final class BackgroundProcess: @unchecked Sendable {
+    public let pid: pid_t
     private var stopped = false
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -20,12 +19,12 @@ final class BackgroundProcess: @unchecked Sendable {
         stop()
     }
 
-    func stop() {
+    public func stop() {
         stop(signal: SIGTERM)
     }
 
     /// Whether the process has ended by itself (reaped here, so `stop` has nothing left to do).
-    var hasExited: Bool {
+    public var hasExited: Bool {
         guard !stopped else { return true }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return false }
@@ -34,7 +33,7 @@ final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` (SIGKILL for a crash) and reaps the process.
-    func stop(signal: Int32) {
+    public func stop(signal: Int32) {
         guard !stopped else { return }
         stopped = true
         kill(pid, signal)
@@ -43,7 +42,7 @@ final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// The full path of a command on PATH (Debian puts nghttpd in /usr/sbin).
-    static func locate(_ command: String) async throws -> String {
+    public static func locate(_ command: String) async throws -> String {
         let found = try await Subprocess.bash("PATH=$PATH:/usr/sbin:/sbin command -v \(command)")
         let path = found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard found.status == 0, !path.isEmpty else {
@@ -53,7 +52,7 @@ final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
-    static func waitForPort(_ port: Int, timeout: Duration = .seconds(10)) async throws {
+    public static func waitForPort(_ port: Int, timeout: Duration = .seconds(10)) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let probe = try await Subprocess.bash("exec 3<>/dev/tcp/127.0.0.1/\(port)")

@@ -1,21 +1,20 @@
 import APNsClient
 import Foundation
-import LiveGate
 
 /// Calls a simulator's `/_sim/` control API over HTTPS, trusting the simulator's certificate, as a
 /// test or script that runs it as a separate process would.
-final class SimulatorControlClient {
-    let baseURL: String
+public final class SimulatorControlClient: @unchecked Sendable {
+    public let baseURL: String
     /// Shut down and dropped at `shutdown()`, before the simulator stops: a TLS server stopped while a
     /// connection is open waits (NIOSSL: 5 s) for the client's close_notify.
     private var client: CurlHTTP2Client?
 
-    init(port: Int, caFile: String) {
+    public init(port: Int, caFile: String) {
         baseURL = "https://127.0.0.1:\(port)"
         client = CurlHTTP2Client(configuration: .init(responseTimeout: .milliseconds(10_000), trustedCAFile: caFile))
     }
 
-    func request(_ method: String, _ path: String, body: String? = nil) async throws -> HTTP2Response {
+    public func request(_ method: String, _ path: String, body: String? = nil) async throws -> HTTP2Response {
         guard let client else { throw ControlFailure(description: "the control client is shut down") }
         return try await client.send(
             HTTP2Request(
@@ -24,7 +23,7 @@ final class SimulatorControlClient {
     }
 
     /// `GET /_sim/pushes`, parsed; fails the test's expectations through the thrown error otherwise.
-    func pushes() async throws -> [[String: Any]] {
+    public func pushes() async throws -> [[String: Any]] {
         let response = try await request("GET", "/_sim/pushes")
         guard response.status == 200, let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]] else {
             throw ControlFailure(
@@ -33,16 +32,16 @@ final class SimulatorControlClient {
         return list
     }
 
-    func shutdown() async {
+    public func shutdown() async {
         await client?.shutdown()
         client = nil
     }
 
-    struct ControlFailure: Error, CustomStringConvertible {
-        let description: String
+    public struct ControlFailure: Error, CustomStringConvertible {
+        public let description: String
     }
 }
 
 extension HTTP2Response {
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
