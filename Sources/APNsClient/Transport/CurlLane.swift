@@ -80,25 +80,14 @@ final class CurlLane: Sendable {
     // MARK: - The lane's thread
 
     private func runLoop() {
+        // What to start, hold or fail is `admission`'s to decide; this loop carries it out with libcurl.
+        var admission = LaneAdmission<CurlTransfer>()
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         var idle: [UnsafeMutableRawPointer] = []
-        // Requests beyond what the connections can carry wait here, in order, not in libcurl.
-        var waiting = Deque<CurlTransfer>()
         // Handles keep the options every request shares (set once); the value says for which scheme.
         var configured: [UnsafeMutableRawPointer: Bool] = [:]
         let watch = ConnectionWatch(timeout: configuration.responseTimeout)
         let sockets = CurlSockets()
-        var backoff = ConnectBackoff()
-        // Requests waiting for their endpoint's probe (`ConnectBackoff`), in the order they came.
-        var heldForProbe: [CurlTransfer] = []
-        // The probe to `endpoint` ended: requests held for it go first, to be sent, held again behind a
-        // new probe, or failed, as the backoff now says.
-        func releaseHeld(for endpoint: String) {
-            let released = heldForProbe.filter { $0.endpoint == endpoint }
-            guard !released.isEmpty else { return }
-            heldForProbe.removeAll { $0.endpoint == endpoint }
-            waiting.insert(contentsOf: released, at: 0)
-        }
         // A handle whose transfer ended goes back for reuse, up to the limit.
         func recycle(_ easy: UnsafeMutableRawPointer) {
             if idle.count < Self.idleHandleLimit {
@@ -108,37 +97,43 @@ final class CurlLane: Sendable {
                 curl_easy_cleanup(easy)
             }
         }
-        // What an ended transfer says of its endpoint's connections. When none could be opened, the
-        // requests still waiting for one there fail now rather than each trying a connection of its own.
-        func learn(from transfer: CurlTransfer, _ outcome: Result<HTTP2Response, HTTP2TransportError>) {
-            switch outcome {
-            case .success:
-                if !backoff.isEmpty { answered(transfer.endpoint) }
-            case .failure(let error) where error.partialAnswer != nil:
-                if !backoff.isEmpty { answered(transfer.endpoint) }
-            case .failure(let error) where ConnectBackoff.couldNotConnect(error):
-                let endpoint = transfer.endpoint
-                let refusal = backoff.connectFailed(endpoint, error: error, wasProbe: transfer.isProbe, now: .now)
-                let unsent = active.filter { !$0.value.wasSent && $0.value.endpoint == endpoint }
-                for (easy, unsentTransfer) in unsent {
-                    active[easy] = nil
-                    curl_multi_remove_handle(multi.handle, easy)
-                    if unsentTransfer.isProbe { backoff.probeEnded(endpoint) }
-                    unsentTransfer.completion.finish(.failure(refusal))
-                    recycle(easy)
-                }
-                releaseHeld(for: endpoint)
-            case .failure:
-                if transfer.isProbe { probeEnded(transfer.endpoint) }
+        // Takes a started transfer out of libcurl and fails it.
+        func fail(_ easy: UnsafeMutableRawPointer, _ transfer: CurlTransfer, _ error: HTTP2TransportError) {
+            active[easy] = nil
+            curl_multi_remove_handle(multi.handle, easy)
+            transfer.completion.finish(.failure(error))
+            recycle(easy)
+        }
+        // Hands a transfer to libcurl on a handle configured for its scheme; false (and the transfer
+        // failed) when it could not be.
+        @discardableResult
+        func start(_ transfer: CurlTransfer) -> Bool {
+            let easy = idle.popLast() ?? curl_easy_init()
+            guard let easy else {
+                transfer.completion.finish(.failure(HTTP2TransportError(.invalidRequest, "curl_easy_init failed")))
+                return false
             }
-        }
-        func answered(_ endpoint: String) {
-            backoff.answered(endpoint)
-            releaseHeld(for: endpoint)
-        }
-        func probeEnded(_ endpoint: String) {
-            backoff.probeEnded(endpoint)
-            releaseHeld(for: endpoint)
+            let cleartext = CurlRequestSetup.isCleartext(transfer.request.url)
+            if configured[easy] != cleartext {
+                if configured[easy] != nil { curl_easy_reset(easy) }
+                configured[easy] = nil
+                if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext, sockets: sockets) {
+                    idle.append(easy)
+                    transfer.completion.finish(.failure(problem))
+                    return false
+                }
+                configured[easy] = cleartext
+            }
+            if let problem = CurlRequestSetup.apply(transfer, to: easy) {
+                idle.append(easy)
+                transfer.completion.finish(.failure(problem))
+                return false
+            }
+            transfer.easy = easy
+            transfer.watch = watch
+            active[easy] = transfer
+            curl_multi_add_handle(multi.handle, easy)
+            return true
         }
         while true {
             let (incoming, stopping) = inbox.withLock { inbox in
@@ -148,11 +143,10 @@ final class CurlLane: Sendable {
                 }
                 return (inbox.queue, inbox.isShutDown)
             }
-            waiting.append(contentsOf: incoming)
+            admission.enqueue(incoming)
             if stopping {
                 let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client shut down before an answer came")
-                while let transfer = waiting.popFirst() { transfer.completion.finish(.failure(shutDown)) }
-                for transfer in heldForProbe { transfer.completion.finish(.failure(shutDown)) }
+                for transfer in admission.drain() { transfer.completion.finish(.failure(shutDown)) }
                 for (easy, transfer) in active {
                     curl_multi_remove_handle(multi.handle, easy)
                     curl_easy_cleanup(easy)
@@ -160,45 +154,15 @@ final class CurlLane: Sendable {
                 }
                 break
             }
-            while active.count < configuration.maximumTransfersInProgress, let transfer = waiting.popFirst() {
-                if !backoff.isEmpty {
-                    switch backoff.admit(transfer.endpoint, now: .now) {
-                    case .send: break
-                    case .probe: transfer.isProbe = true
-                    case .hold:
-                        heldForProbe.append(transfer)
-                        continue
-                    case .fail(let refusal):
-                        transfer.completion.finish(.failure(refusal))
-                        continue
+            // A transfer that could not be handed to libcurl leaves its room to the next pass.
+            let room = configuration.maximumTransfersInProgress - active.count
+            if room > 0 {
+                for decision in admission.admit(room: room, now: .now) {
+                    switch decision {
+                    case .start(let transfer): start(transfer)
+                    case .fail(let transfer, let refusal): transfer.completion.finish(.failure(refusal))
                     }
                 }
-                let easy = idle.popLast() ?? curl_easy_init()
-                guard let easy else {
-                    transfer.completion.finish(.failure(HTTP2TransportError(.invalidRequest, "curl_easy_init failed")))
-                    continue
-                }
-                let cleartext = CurlRequestSetup.isCleartext(transfer.request.url)
-                if configured[easy] != cleartext {
-                    if configured[easy] != nil { curl_easy_reset(easy) }
-                    configured[easy] = nil
-                    if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext, sockets: sockets)
-                    {
-                        idle.append(easy)
-                        transfer.completion.finish(.failure(problem))
-                        continue
-                    }
-                    configured[easy] = cleartext
-                }
-                if let problem = CurlRequestSetup.apply(transfer, to: easy) {
-                    idle.append(easy)
-                    transfer.completion.finish(.failure(problem))
-                    continue
-                }
-                transfer.easy = easy
-                transfer.watch = watch
-                active[easy] = transfer
-                curl_multi_add_handle(multi.handle, easy)
             }
             var running: Int32 = 0
             curl_multi_perform(multi.handle, &running)
@@ -214,7 +178,11 @@ final class CurlLane: Sendable {
                 watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
                 transfer.completion.finish(outcome)
                 recycle(easy)
-                learn(from: transfer, outcome)
+                // When no connection to its endpoint could be opened, the requests still waiting for one
+                // there fail now rather than each trying a connection of its own.
+                for (refused, refusal) in admission.ended(transfer, outcome: outcome, inFlight: active.values, now: now) {
+                    if let easy = refused.easy { fail(easy, refused, refusal) }
+                }
             }
             // Connections that answered nothing for the timeout while requests waited on them: their
             // requests fail (removing a handle resets its stream), and the connection is closed.
@@ -222,18 +190,14 @@ final class CurlLane: Sendable {
             for connection in quiet {
                 let stranded = active.filter { $0.value.connection == connection }
                 for (easy, transfer) in stranded {
-                    active[easy] = nil
-                    curl_multi_remove_handle(multi.handle, easy)
                     transfer.connection = nil
-                    transfer.completion.finish(
-                        .failure(HTTP2TransportError(.timedOut, "the connection answered nothing within \(watch.timeout)")))
-                    recycle(easy)
-                    if transfer.isProbe { probeEnded(transfer.endpoint) }
+                    fail(easy, transfer, HTTP2TransportError(.timedOut, "the connection answered nothing within \(watch.timeout)"))
+                    if transfer.isProbe { admission.probeEnded(transfer.endpoint) }
                 }
                 sockets.shutDown(connection)
             }
             // Answers freed room for queued requests: start them now rather than after the next wait.
-            if !waiting.isEmpty && active.count < configuration.maximumTransfersInProgress { continue }
+            if admission.waitingCount > 0 && active.count < configuration.maximumTransfersInProgress { continue }
             // Woken by libcurl's sockets and timers, a new request, or the next response deadline.
             let untilDeadline = nextDeadline.map { max(0, ($0 - now).curlMilliseconds) } ?? 1000
             curl_multi_poll(multi.handle, nil, 0, Int32(min(1000, untilDeadline)), nil)

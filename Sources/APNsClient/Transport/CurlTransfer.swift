@@ -4,7 +4,7 @@ import CCurl
 ///
 /// `@unchecked Sendable`: the caller builds it and passes it through its lane's locked inbox; from
 /// then on only that lane's thread touches it.
-final class CurlTransfer: @unchecked Sendable {
+final class CurlTransfer: LaneRequest, @unchecked Sendable {
     let request: HTTP2Request
     let completion: TransferCompletion
     /// Lower-case names of the headers to keep; nil keeps all.

@@ -29,4 +29,15 @@ public struct HTTP2Response: Sendable, Equatable {
     public var reusedConnection: Bool
     /// From the request going out (the connection open, a stream granted) to the answer's last byte.
     public var answerTime: Duration = .zero
+
+    public init(
+        status: Int, headers: [String: String] = [:], body: [UInt8] = [], reusedConnection: Bool = false,
+        answerTime: Duration = .zero
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.reusedConnection = reusedConnection
+        self.answerTime = answerTime
+    }
 }
