@@ -1,4 +1,4 @@
--- Tenancy (SPEC §2): workspaces own apps, users and REST API keys.
+-- Tenancy: workspaces own apps, users and REST API keys.
 
 CREATE TABLE workspaces (
     id                  uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -1,4 +1,4 @@
--- Live Activities (SPEC §4–§6): the tokens the SDK registers, the dispatches the API accepts, and the
+-- Live Activities: the tokens the SDK registers, the dispatches the API accepts, and the
 -- Idempotency-Key answers it has given.
 
 -- Update tokens: one per device and tag. The same tag is often shared by every follower of one game,
@@ -33,7 +33,7 @@ CREATE TABLE push_to_start_tokens (
 );
 CREATE INDEX push_to_start_tokens_user_idx ON push_to_start_tokens (app_id, attributes_type, user_id);
 
--- An accepted API call, committed before the 201 (SPEC §9) and sent by the delivery engine.
+-- An accepted API call, committed before the 201 and sent by the delivery engine.
 -- No foreign keys to workspaces and apps, on purpose: each would share-lock the one app row that every
 -- concurrent insert references (turning it into a MultiXact), the hottest cost of accepting a message.
 -- The API checks the app before inserting; delivery skips a dispatch whose app has since been deleted.

@@ -1,4 +1,4 @@
--- Delivery (SPEC §9): workers claim dispatches with a lease, so several gateways share the work and a
+-- Delivery: workers claim dispatches with a lease, so several gateways share the work and a
 -- crashed one's claims are taken over when its lease runs out; progress is recorded as the fan-out
 -- goes, so a restart resumes where it stopped.
 

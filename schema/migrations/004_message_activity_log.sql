@@ -1,4 +1,4 @@
--- Message activity log (SPEC §8): what went wrong delivering, for a person to read. Delivery writes it;
+-- Message activity log: what went wrong delivering, for a person to read. Delivery writes it;
 -- `GET /message_activity_log` and the dashboard read it (newest first, per workspace).
 -- No foreign keys, like dispatches: entries outlive nothing they point at for long (60 hours by
 -- default), and delivery must not share-lock the app row for every failure it records.

@@ -1,4 +1,4 @@
--- Per-workspace hourly rate limits shared by every gateway (SPEC §3). A gateway does not write per
+-- Per-workspace hourly rate limits shared by every gateway. A gateway does not write per
 -- request: it leases blocks of the window's quota from here and spends them in memory. `granted` is
 -- what all gateways together were handed for the clock hour; it never exceeds the limit, so the
 -- workspace never gets more than its limit, and a gateway returns what it did not spend when it stops.

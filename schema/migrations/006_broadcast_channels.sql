@@ -1,4 +1,4 @@
--- Broadcast channels (SPEC §10): at most one APNs channel per app and activity.
+-- Broadcast channels: at most one APNs channel per app and activity.
 
 -- Where the app's channels are managed when not where its pushes go (NULL: Apple's management host for
 -- production and sandbox, the push URL itself for a custom endpoint).

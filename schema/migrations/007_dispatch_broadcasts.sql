@@ -1,4 +1,4 @@
--- An update or end on an activity with a broadcast channel sends one broadcast (issue 11) besides the
+-- An update or end on an activity with a broadcast channel sends one broadcast besides the
 -- pushes to registered tokens. What APNs answered is recorded on the dispatch once, so a dispatch that
 -- resumes after a crash or a hand-back does not broadcast again.
 ALTER TABLE dispatches

@@ -1,2 +1,2 @@
--- Ended activities' channels (SPEC §10): housekeeping finds those past their retention without a scan.
+-- Ended activities' channels: housekeeping finds those past their retention without a scan.
 CREATE INDEX broadcast_channels_delete_after_idx ON broadcast_channels (delete_after) WHERE state = 'ending';

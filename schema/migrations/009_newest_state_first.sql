@@ -1,4 +1,4 @@
--- Newest state first (issue 12): a dispatch can be scheduled, superseded by a newer one that covers its
+-- Newest state first: a dispatch can be scheduled, superseded by a newer one that covers its
 -- audience, or cancelled; each of these ends it without sending the rest.
 
 ALTER TABLE dispatches DROP CONSTRAINT dispatches_status_check;

@@ -1,4 +1,4 @@
--- Crash takeover in seconds (issue 13, SPEC §9): each delivery worker holds, on a connection of its own,
+-- Crash takeover in seconds: each delivery worker holds, on a connection of its own,
 -- a session-level advisory lock on (1279738956, its number) for as long as it runs. A claim records that
 -- number; a worker that can take the lock itself knows the claimer's session is gone (its process died,
 -- or the database ended the session) and takes the dispatch over at once. The lease stays, for what a

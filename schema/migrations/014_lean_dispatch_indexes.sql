@@ -4,5 +4,5 @@
 -- migration 002 and no statement reads through it any more: supersession and the delivery checks find an
 -- activity's dispatches through dispatches_unfinished_activity_idx, claims through
 -- dispatches_pending_idx, and records by id. Dropping it cut PostgreSQL's CPU per accepted update by
--- about 15% (docs/benchmarks.md, issue 14, third session).
+-- about 15% (measured with bench/ingest).
 DROP INDEX IF EXISTS dispatches_app_activity_idx;
