@@ -43,10 +43,10 @@ public enum Gateway {
                     store: dependencies.channels, tenancy: dependencies.tenancy, manager: dependencies.channelManager,
                     logger: logger),
                 logger: logger),
-            PlannerStatisticsService(pool: pool, logger: logger),
+            PeriodicService.plannerStatistics(pool: pool, logger: logger),
         ]
         if configuration.metrics != nil {
-            services.append(DispatchBacklogService(pool: pool, interval: settings.metricsRefresh, logger: logger))
+            services.append(PeriodicService.dispatchBacklog(pool: pool, interval: settings.metricsRefresh, logger: logger))
         }
         if settings.deliveryEnabled {
             services.append(

@@ -1,0 +1,22 @@
+import Logging
+import ServiceLifecycle
+
+/// A service that runs `work` every `interval` until the gateway shuts down gracefully; a run that fails
+/// is logged as `failure` (a warning, with the error) and the next one comes as usual.
+public struct PeriodicService: Service {
+    let interval: Duration
+    let logger: Logger
+    let failure: Logger.Message
+    let work: @Sendable () async throws -> Void
+
+    public init(every interval: Duration, logger: Logger, failure: Logger.Message, work: @escaping @Sendable () async throws -> Void) {
+        self.interval = interval
+        self.logger = logger
+        self.failure = failure
+        self.work = work
+    }
+
+    public func run() async throws {
+        await repeatUntilShutdown(every: interval, logger: logger, failure: failure, work)
+    }
+}
