@@ -26,11 +26,17 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     {
         let supersedes = supersedes
         let lookForDeadSessions = deadSessionSearch.isDue()
-        return try await pool.withConnection { connection in
-            var claimed = try ClaimStatement.claim(
+        let claim = { @Sendable (connection: PostgresConnection) throws -> [ClaimedDispatch] in
+            try ClaimStatement.claim(
                 worker: worker, session: session, limit: limit, lease: lease, excluding: excluding,
                 lookForDeadSessions: lookForDeadSessions, on: connection)
-            guard supersedes else { return claimed }
+        }
+        guard supersedes else { return try await pool.withConnection(claim) }
+        // One transaction: a claim whose supersession fails (the database went away between the two) is
+        // rolled back, rather than left leased to a worker that never learned it claimed it, until its lease
+        // ran out.
+        return try await pool.transaction { connection in
+            var claimed = try claim(connection)
             // A claimed dispatch may be superseded by another one of the same claim. Starts supersede nothing.
             let superseding = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id)
             let superseded = try SupersessionStatement.supersede(byClaimed: superseding, on: connection)
