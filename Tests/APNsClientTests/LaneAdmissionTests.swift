@@ -30,6 +30,17 @@ struct LaneAdmissionTests {
         }
     }
 
+    /// An admission whose first request to the endpoint could not connect, at the instant returned.
+    static func afterAConnectFailure() -> (LaneAdmission<QueuedRequest>, ContinuousClock.Instant) {
+        var admission = LaneAdmission<QueuedRequest>()
+        let first = QueuedRequest("first")
+        admission.enqueue([first])
+        _ = admission.admit(room: 1, now: .now)
+        let failedAt = ContinuousClock.now
+        _ = admission.ended(first, outcome: .failure(Self.refused), inFlight: [], now: failedAt)
+        return (admission, failedAt)
+    }
+
     @Test func requestsStartInOrderUpToTheRoomAndTheRestWait() {
         var admission = LaneAdmission<QueuedRequest>()
         admission.enqueue(["a", "b", "c"].map { QueuedRequest($0) })
@@ -75,12 +86,7 @@ struct LaneAdmissionTests {
 
     /// A probe lost with its connection (no answer, no connect failure): the next request may probe.
     @Test func aProbeLostWithItsConnectionLetsTheNextOneProbe() {
-        var admission = LaneAdmission<QueuedRequest>()
-        let first = QueuedRequest("first")
-        admission.enqueue([first])
-        _ = admission.admit(room: 1, now: .now)
-        let failedAt = ContinuousClock.now
-        _ = admission.ended(first, outcome: .failure(Self.refused), inFlight: [], now: failedAt)
+        var (admission, failedAt) = Self.afterAConnectFailure()
 
         admission.enqueue([QueuedRequest("probe"), QueuedRequest("held")])
         #expect(Self.names(admission.admit(room: 10, now: failedAt + .milliseconds(150))) == ["start probe (probe)"])
@@ -89,12 +95,7 @@ struct LaneAdmissionTests {
     }
 
     @Test func shuttingDownHandsBackEverythingNotStarted() {
-        var admission = LaneAdmission<QueuedRequest>()
-        let first = QueuedRequest("first")
-        admission.enqueue([first])
-        _ = admission.admit(room: 1, now: .now)
-        let failedAt = ContinuousClock.now
-        _ = admission.ended(first, outcome: .failure(Self.refused), inFlight: [], now: failedAt)
+        var (admission, failedAt) = Self.afterAConnectFailure()
         admission.enqueue(["probe", "held", "waiting"].map { QueuedRequest($0) })
         _ = admission.admit(room: 1, now: failedAt + .milliseconds(150))
         #expect(admission.drain().map(\.name).sorted() == ["held", "waiting"])

@@ -17,16 +17,7 @@ public enum BroadcastResult: RetriedResult, Equatable {
     /// The app's key cannot sign: nothing was sent.
     case credentialUnusable
 
-    public init?(_ answer: APNsSendResult, attempt: Int, maximumAttempts: Int) {
-        if let problem = SendProblem(answer) {
-            guard attempt >= maximumAttempts else { return nil }
-            self = .gaveUp(attempts: attempt, lastProblem: problem)
-            return
-        }
-        guard case .answered(let response) = answer else {
-            self = .credentialUnusable
-            return
-        }
+    public init(finalAnswer response: APNsResponse) {
         switch (response.status, response.reason) {
         case (200, _): self = .delivered
         case (404, let reason), (410, let reason): self = .channelGone(status: response.status, reason: reason)

@@ -18,18 +18,7 @@ public enum PushResult: Sendable, Equatable, RetriedResult {
 
     public typealias RetriableProblem = SendProblem
 
-    /// What try number `attempt` of a push came to; nil when it is worth another try (429, 5xx or no
-    /// answer, with tries left).
-    public init?(_ result: APNsSendResult, attempt: Int, maximumAttempts: Int) {
-        if let problem = SendProblem(result) {
-            guard attempt >= maximumAttempts else { return nil }
-            self = .gaveUp(attempts: attempt, lastProblem: problem)
-            return
-        }
-        guard case .answered(let response) = result else {
-            self = .credentialUnusable
-            return
-        }
+    public init(finalAnswer response: APNsResponse) {
         switch (response.status, response.reason) {
         case (200, _):
             self = .delivered

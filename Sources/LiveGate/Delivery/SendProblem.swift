@@ -18,12 +18,31 @@ public enum SendProblem: Sendable, Equatable {
 }
 
 /// What a push or broadcast came to once `PushSending` stopped trying: made from the final answer, or
-/// given up after `attempts` tries that each met a `SendProblem`.
-protocol RetriedResult: Sendable {
+/// given up after `attempts` tries that each met a `SendProblem`. Which answers are worth another try is
+/// decided once, here, for both; what a final answer means is each result's own.
+public protocol RetriedResult: Sendable {
+    /// What a final answer (not a `SendProblem`) means.
+    init(finalAnswer response: APNsResponse)
+    /// The key cannot sign: nothing was sent.
+    static var credentialUnusable: Self { get }
+    static func gaveUp(attempts: Int, lastProblem: SendProblem) -> Self
+}
+
+extension RetriedResult {
     /// What try number `attempt` came to; nil when it is worth another try (a `SendProblem`, with tries
     /// left).
-    init?(_ answer: APNsSendResult, attempt: Int, maximumAttempts: Int)
-    static func gaveUp(attempts: Int, lastProblem: SendProblem) -> Self
+    public init?(_ answer: APNsSendResult, attempt: Int, maximumAttempts: Int) {
+        if let problem = SendProblem(answer) {
+            guard attempt >= maximumAttempts else { return nil }
+            self = .gaveUp(attempts: attempt, lastProblem: problem)
+            return
+        }
+        guard case .answered(let response) = answer else {
+            self = .credentialUnusable
+            return
+        }
+        self.init(finalAnswer: response)
+    }
 }
 
 /// A result, and how many extra tries it took.

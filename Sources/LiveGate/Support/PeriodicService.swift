@@ -17,6 +17,13 @@ public struct PeriodicService: Service {
     }
 
     public func run() async throws {
-        await repeatUntilShutdown(every: interval, logger: logger, failure: failure, work)
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await work()
+            } catch {
+                logger.warning(failure, metadata: ["error": "\(error)"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
     }
 }
