@@ -156,7 +156,7 @@ final class CurlLane: Sendable {
             }
             // A transfer that could not be handed to libcurl leaves its room to the next pass.
             let room = configuration.maximumTransfersInProgress - active.count
-            if room > 0 {
+            if room > 0, admission.waitingCount > 0 {
                 for decision in admission.admit(room: room, now: .now) {
                     switch decision {
                     case .start(let transfer): start(transfer)
