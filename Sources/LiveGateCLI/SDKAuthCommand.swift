@@ -18,7 +18,7 @@ extension AppCommand {
 
         @Argument(help: "The app identifier (app_id).") var appId: String
         @Option(name: .customLong("public-key"), help: "A public key PEM file (at most two).") var publicKeys: [String] = []
-        @Flag(help: "Require a valid JWT on registrations that name an external_id.") var enforce = false
+        @Flag(help: "Require a valid JWT on SDK calls that name an external_id.") var enforce = false
         @Flag(help: "Stop requiring it (the keys stay).") var off = false
 
         func validate() throws {
@@ -39,7 +39,7 @@ extension AppCommand {
             let settings = app.sdkAuthentication
             let state =
                 settings.enforced
-                ? "enforces SDK authentication: registrations that name an external_id need a JWT"
+                ? "enforces SDK authentication: SDK calls that name an external_id need a JWT"
                 : "does not enforce SDK authentication"
             let keyLines = settings.keys.map { "  \($0.algorithm.rawValue) key, \(Self.describe($0)), SHA-256 \($0.fingerprint)" }
             printResult(

@@ -105,7 +105,8 @@ struct MigrationTests {
 
     /// Migration 014: every index on dispatches is written twice per accepted message (the new dispatch,
     /// and the new version of the one it supersedes), so only indexes some statement reads are kept;
-    /// migration 015 added the one housekeeping reads, 016 split the claim's by status.
+    /// migration 015 added the one housekeeping reads, 016 split the claim's by status, 017 added one only
+    /// finished starts enter.
     @Test func dispatchesKeepOnlyTheIndexesTheirStatementsRead() async throws {
         try await TestDatabase.with { database in
             let indexes = try await database.pool.query(
@@ -114,7 +115,7 @@ struct MigrationTests {
             #expect(
                 indexes == [
                     "dispatches_due_idx", "dispatches_finished_idx", "dispatches_leased_idx", "dispatches_pkey",
-                    "dispatches_unfinished_activity_idx",
+                    "dispatches_unchecked_starts_idx", "dispatches_unfinished_activity_idx",
                 ])
 
             // The lookup that read through the dropped index is served by the partial one.

@@ -30,12 +30,12 @@ public func buildRouter(
         router.addRoutes(MetricsController(registry: metrics.registry).routes)
     }
     router.addRoutes(APIKeyController(authenticator: authenticator).routes)
+    // One instance: the SDK's routes count against the same limits.
+    let sdkLimits = TokenTagLimits(settings: configuration.tokenTagLimits, apps: dependencies.tokenTagRateLimiter)
     router.addRoutes(
-        PushTokenTagController(
-            apps: apps, tokens: dependencies.tokens,
-            limits: TokenTagLimits(settings: configuration.tokenTagLimits, apps: dependencies.tokenTagRateLimiter),
-            clock: dependencies.clock
-        ).routes)
+        PushTokenTagController(apps: apps, tokens: dependencies.tokens, limits: sdkLimits, clock: dependencies.clock).routes)
+    router.addRoutes(
+        DeviceStateController(apps: apps, states: dependencies.deviceStates, limits: sdkLimits, clock: dependencies.clock).routes)
     router.addRoutes(PushChannelController(apps: apps, store: dependencies.channels).routes)
     let rateLimit =
         configuration.rateLimiting

@@ -44,6 +44,7 @@ public enum Gateway {
                     logger: logger),
                 logger: logger),
             PeriodicService.plannerStatistics(pool: pool, logger: logger),
+            PeriodicService.unconfirmedStarts(pool: pool, after: settings.startConfirmWindow, logger: logger),
         ]
         if configuration.metrics != nil {
             services.append(PeriodicService.dispatchBacklog(pool: pool, interval: settings.metricsRefresh, logger: logger))

@@ -7,6 +7,8 @@ public struct GatewayDependencies: Sendable {
     public var tenancy: any TenancyRepository
     public var apiKeys: any APIKeyRepository
     public var tokens: any TokenRegistry
+    /// What the SDK reports of activities on devices.
+    public var deviceStates: any DeviceStateRepository
     public var dispatches: any DispatchStore
     public var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
@@ -35,6 +37,7 @@ public struct GatewayDependencies: Sendable {
         self.tenancy = tenancy
         self.apiKeys = apiKeys
         self.tokens = tokens
+        self.deviceStates = PostgresDeviceStates(pool: pool)
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter

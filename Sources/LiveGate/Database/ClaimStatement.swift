@@ -45,7 +45,9 @@ enum ClaimStatement {
             WHERE d.id = claimable.id
             RETURNING d.id, d.workspace_id, d.app_id, d.event, d.activity_id, d.external_id, d.payload,
                       d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts,
-                      d.send_at, d.broadcast_at IS NOT NULL AS broadcast_recorded, \(PostgresDeliveryQueue.stopColumn)
+                      d.send_at, d.broadcast_at IS NOT NULL AS broadcast_recorded,
+                      CASE WHEN d.broadcast_status = 200 THEN d.broadcast_channel_id END AS delivered_channel,
+                      \(PostgresDeliveryQueue.stopColumn)
             """)
 
     /// `excluding`: dispatches this worker is still winding up, never claimed again meanwhile.
@@ -69,7 +71,7 @@ enum ClaimStatement {
                     expiresAt: try row.require("expires_at"), sendAt: try row.decode("send_at")),
                 createdAt: try row.require("created_at"), fanoutCursor: try row.require("fanout_cursor"),
                 attempts: try row.require("attempts"), broadcastRecorded: try row.require("broadcast_recorded"),
-                stop: try PostgresDeliveryQueue.stop(of: row))
+                stop: try PostgresDeliveryQueue.stop(of: row), deliveredBroadcastChannel: try row.decode("delivered_channel", as: String.self).map(ChannelID.init(rawValue:)))
         }
     }
 }

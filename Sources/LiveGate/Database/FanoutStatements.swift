@@ -13,6 +13,14 @@ enum FanoutStatements {
           AND t.updated_at > now() - make_interval(secs => $4)
           AND ($5 = '' OR u.workspace_id = $6 AND u.external_id = $5)
         """
+    /// After a broadcast reached channel `$7`: the same, but for devices that report following it. They
+    /// got the update through the channel; a token push too would only repeat it.
+    static let activityTargetsBesideChannel = activityTargets + """
+          AND NOT EXISTS (
+              SELECT 1 FROM activity_device_states s
+              WHERE s.app_id = t.app_id AND s.activity_id = t.activity_id AND s.device_id = t.device_id
+                AND s.channel_id = $7 AND s.state IN ('active', 'stale'))
+        """
     /// Start: the push-to-start tokens the API resolved when it accepted the dispatch.
     static let startTargets = """
         FROM dispatch_targets t LEFT JOIN users u ON u.id = t.user_id
@@ -20,6 +28,8 @@ enum FanoutStatements {
         """
 
     static let activityPage = page(of: activityTargets, limit: "$7", name: "livegate_fanout_activity_page")
+    static let activityPageBesideChannel = page(
+        of: activityTargetsBesideChannel, limit: "$8", name: "livegate_fanout_activity_page_beside_channel")
     static let startPage = page(of: startTargets, limit: "$3", name: "livegate_fanout_start_page")
 
     private static func page(of targets: String, limit: String, name: String) -> PostgresStatement {
@@ -35,13 +45,29 @@ enum FanoutStatements {
         if dispatch.event == .start {
             return (startTargets, startPage, [dispatch.id, cursor])
         }
-        return (
-            activityTargets, activityPage,
-            [
-                dispatch.appID, dispatch.activityID, cursor, tokenLifetime.inSeconds, dispatch.externalID ?? "",
-                dispatch.workspaceID,
-            ]
-        )
+        let parameters: [(any PostgresBindable)?] = [
+            dispatch.appID, dispatch.activityID, cursor, tokenLifetime.inSeconds, dispatch.externalID ?? "",
+            dispatch.workspaceID,
+        ]
+        if let channel = claimed.deliveredBroadcastChannel {
+            return (activityTargetsBesideChannel, activityPageBesideChannel, parameters + [channel.rawValue])
+        }
+        return (activityTargets, activityPage, parameters)
+    }
+
+    /// The devices with a token under the dispatch's tag that follow `channelID`: the pushes a broadcast
+    /// to it saves.
+    static func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID, on connection: PostgresConnection) throws -> Int {
+        let dispatch = claimed.dispatch
+        let rows = try connection.query(
+            """
+            SELECT count(*)::int AS n
+            FROM activity_device_states s
+            JOIN activity_tokens t ON t.app_id = s.app_id AND t.activity_id = s.activity_id AND t.device_id = s.device_id
+            WHERE s.app_id = $1 AND s.activity_id = $2 AND s.channel_id = $3 AND s.state IN ('active', 'stale')
+            """,
+            [dispatch.appID, dispatch.activityID, channelID.rawValue])
+        return try rows.first?.require("n") ?? 0
     }
 
     static func page(

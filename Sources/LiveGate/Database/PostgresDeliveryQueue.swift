@@ -86,7 +86,9 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             guard let row = rows.first else { return .leaseLost }
             return .recorded(stop: try Self.stop(of: row))
         }
-        guard !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty else {
+        guard !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty
+            || !progress.startAnswers.isEmpty
+        else {
             return try await pool.withConnection(update)
         }
         // One transaction: the cursor never moves past tokens whose removal or log entries were lost.
@@ -95,6 +97,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             guard recorded != .leaseLost else { return recorded }
             try FanoutStatements.removeDeadTokens(progress.deadTokens, of: dispatch, on: connection)
             try FanoutStatements.retireEndedTokens(progress.endedTokens, on: connection)
+            try StartConfirmationStatements.recordAnswers(progress.startAnswers, on: connection)
             try ActivityLogStatement.insert(
                 progress.log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
             return recorded
@@ -171,6 +174,10 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             try ActivityLogStatement.insert(log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
             return true
         }
+    }
+
+    public func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID) async throws -> Int {
+        try await pool.withConnection { try FanoutStatements.channelMembers(of: claimed, channelID: channelID, on: $0) }
     }
 
     public func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget? {

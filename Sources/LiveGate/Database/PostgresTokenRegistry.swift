@@ -10,16 +10,17 @@ public struct PostgresTokenRegistry: TokenRegistry {
         self.pool = pool
     }
 
-    public func apply(_ registration: TokenRegistration, app: App) async throws {
+    @discardableResult
+    public func apply(_ registration: TokenRegistration, app: App) async throws -> ConfirmedStarts {
         let (table, scopeColumn, scope) = Self.target(of: registration.kind)
         guard let token = registration.token else {
             // Removing needs no user: the registration is the device's, whoever it belonged to.
             try await pool.query(
                 "DELETE FROM \(table) WHERE app_id = $1 AND \(scopeColumn) = $2 AND device_id = $3",
                 [app.id, scope, registration.deviceID])
-            return
+            return ConfirmedStarts()
         }
-        try await pool.transaction { connection in
+        return try await pool.transaction { connection in
             let userID = try UserResolution.findOrCreate(
                 externalID: registration.externalID, alias: registration.alias, workspaceID: app.workspaceID,
                 on: connection)
@@ -36,6 +37,10 @@ public struct PostgresTokenRegistry: TokenRegistry {
                           (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id))
                 """,
                 [app.id, scope, registration.deviceID, userID, token.hex])
+            // The started activity reports its update token under the start's activity id: it is on the device.
+            guard case .activity(let tag) = registration.kind else { return ConfirmedStarts() }
+            return try StartConfirmationStatements.confirm(
+                appID: app.id, activityID: tag, deviceID: registration.deviceID, on: connection)
         }
     }
 

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// A dispatch a worker holds the lease on, with where its fan-out got to.
@@ -12,4 +13,7 @@ public struct ClaimedDispatch: Sendable {
     public let broadcastRecorded: Bool
     /// Superseded or cancelled before this claim could send anything: it ends at once.
     public var stop: DispatchStop?
+    /// The channel the dispatch's broadcast reached (now or by an earlier claim): devices following it
+    /// get no token push for this dispatch.
+    public var deliveredBroadcastChannel: ChannelID? = nil
 }

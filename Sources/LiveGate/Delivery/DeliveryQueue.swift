@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// The committed dispatches, as delivery workers see them: claimed under a lease, paged through,
@@ -62,6 +63,9 @@ public protocol DispatchChannels: Sendable {
     func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool
     /// A scheduled whole-tag `end` is being sent: the activity's live channel starts its retention.
     func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws
+    /// How many devices with a token under the dispatch's tag follow `channelID`: the token pushes a
+    /// broadcast to it saves.
+    func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID) async throws -> Int
 }
 
 extension DispatchLeases {

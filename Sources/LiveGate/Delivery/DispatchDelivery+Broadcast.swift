@@ -11,7 +11,7 @@ extension DispatchDelivery {
         /// No channel, narrowed to a user, a start, or sent by an earlier claim: nothing sent now.
         case none
         /// APNs took it: every subscriber of the channel gets the update.
-        case delivered
+        case delivered(channelID: ChannelID)
         /// APNs did not take it (the reason is logged); the tokens still get their pushes.
         case failed
         case ended(Ending)
@@ -45,7 +45,7 @@ extension DispatchDelivery {
             // The tokens would be refused for the same reason: stop here, as a page does.
             return .ended(try await finish(claimed, .failed, log: entry.map { [$0] } ?? []))
         }
-        return outcome.delivered ? .delivered : .failed
+        return outcome.delivered ? .delivered(channelID: target.channelID) : .failed
     }
 }
 

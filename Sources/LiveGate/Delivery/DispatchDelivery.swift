@@ -66,8 +66,14 @@ struct DispatchDelivery: Sendable {
             let broadcast = try await broadcast(claimed, to: destination)
             if case .ended(let ending) = broadcast { return ending }
             if let stop = stop.raised { return try await finish(claimed, stop.status) }
+            var besideChannel = claimed
+            if case .delivered(let channelID) = broadcast {
+                besideChannel.deliveredBroadcastChannel = channelID
+                GatewayMetrics.channelMemberPushesSkipped(try await queue.channelMembers(of: claimed, channelID: channelID))
+            }
             return try await fanOut(
-                claimed, to: destination, broadcastDelivered: broadcast == .delivered, leaseLost: leaseLost)
+                besideChannel, to: destination, broadcastDelivered: besideChannel.deliveredBroadcastChannel != nil,
+                leaseLost: leaseLost)
         }
     }
 

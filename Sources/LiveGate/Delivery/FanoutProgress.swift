@@ -13,6 +13,8 @@ public struct FanoutProgress: Sendable, Equatable {
     /// Update tokens of an activity that an `end` reached: retired.
     public var endedTokens: [FanoutTarget] = []
     public var log: [ActivityLogEntry] = []
+    /// A start's APNs answers, per target: what its confirmations are counted against.
+    public var startAnswers: [StartTargetAnswer] = []
 
     public init(cursor: Int64, sent: Int = 0, failed: Int = 0, retried: Int = 0, removed: Int = 0) {
         self.cursor = cursor

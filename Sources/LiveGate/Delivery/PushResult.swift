@@ -34,6 +34,16 @@ public enum PushResult: Sendable, Equatable, RetriedResult {
         }
     }
 
+    /// The HTTP status of APNs's last answer; nil when none came (or nothing was sent).
+    var apnsStatus: Int? {
+        switch self {
+        case .delivered: 200
+        case .tokenRemoved(let status, _, _), .refused(let status, _), .gaveUp(_, .answered(let status, _)): status
+        case .credentialRejected: 403
+        case .gaveUp(_, .unreachable), .credentialUnusable: nil
+        }
+    }
+
     /// True when APNs was not reached at all: the whole dispatch is worth retrying later.
     var isUnreachable: Bool {
         if case .gaveUp(_, .unreachable) = self { return true }

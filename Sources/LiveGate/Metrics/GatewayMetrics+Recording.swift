@@ -25,6 +25,27 @@ extension GatewayMetrics {
             .record(duration: .seconds(max(0, now.timeIntervalSince(due))))
     }
 
+    static func startsConfirmed(_ confirmed: ConfirmedStarts) {
+        guard confirmed.count > 0 else { return }
+        Counter(label: startsConfirmed.name).increment(by: confirmed.count)
+        let timer = Timer(label: startConfirmationDuration.name)
+        for wait in confirmed.waits { timer.record(duration: wait) }
+    }
+
+    static func startsUnconfirmed(_ devices: Int) {
+        guard devices > 0 else { return }
+        Counter(label: startsUnconfirmed.name).increment(by: devices)
+    }
+
+    static func deviceStateReported(_ state: ActivityDeviceState) {
+        Counter(label: deviceStateReports.name, dimensions: [("state", state.rawValue)]).increment()
+    }
+
+    static func channelMemberPushesSkipped(_ devices: Int) {
+        guard devices > 0 else { return }
+        Counter(label: channelMemberPushesSkipped.name).increment(by: devices)
+    }
+
     static func record(_ backlog: DispatchBacklog) {
         Gauge(label: dispatchesWaiting.name, dimensions: [("state", "pending")]).record(backlog.pending)
         Gauge(label: dispatchesWaiting.name, dimensions: [("state", "delivering")]).record(backlog.delivering)

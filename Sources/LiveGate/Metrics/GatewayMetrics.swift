@@ -35,6 +35,21 @@ public enum GatewayMetrics {
     public static let dispatchDeliveryDuration = MetricDefinition(
         "livegate_dispatch_delivery_duration_seconds", .histogram, labels: ["event"], buckets: tensOfMillisecondsToMinutes,
         help: "Per dispatch delivered to all its devices: time from acceptance (or its send_at, if later) to the last device's push.")
+    public static let startsConfirmed = MetricDefinition(
+        "livegate_starts_confirmed_total", .counter,
+        help: "Push-to-start devices that confirmed the start: the started activity's update token arrived, or it reported itself shown.")
+    public static let startsUnconfirmed = MetricDefinition(
+        "livegate_starts_unconfirmed_total", .counter,
+        help: "Push-to-start devices APNs took the push for that had not confirmed it LIVEGATE_START_CONFIRM_SECONDS after the start finished.")
+    public static let startConfirmationDuration = MetricDefinition(
+        "livegate_start_confirmation_duration_seconds", .histogram, buckets: tenthsOfSecondsToMinutes,
+        help: "Per confirmed push-to-start device: time from APNs's answer to the confirmation.")
+    public static let deviceStateReports = MetricDefinition(
+        "livegate_device_state_reports_total", .counter, labels: ["state"],
+        help: "Activity states the SDK reported (POST /live_activity/device_state), by state; older reports that changed nothing included.")
+    public static let channelMemberPushesSkipped = MetricDefinition(
+        "livegate_channel_member_pushes_skipped_total", .counter,
+        help: "Token pushes not sent because the device follows the activity's broadcast channel, which the update reached.")
     public static let dispatchesWaiting = MetricDefinition(
         "livegate_dispatches_waiting", .gauge, labels: ["state"],
         help: "Due dispatches not finished: pending (waiting for a worker) or delivering (held by one). All gateways' together.")
@@ -60,7 +75,8 @@ public enum GatewayMetrics {
 
     public static let all: [MetricDefinition] = [
         httpRequests, httpRequestDuration, httpRequestsInProgress, messagesAccepted, rateLimitRefusals, apnsPushes,
-        apnsAnswerDuration, dispatchDeliveryDuration, dispatchesWaiting, dispatchesScheduled, oldestWaitingDispatch,
+        apnsAnswerDuration, dispatchDeliveryDuration, startsConfirmed, startsUnconfirmed, startConfirmationDuration,
+        deviceStateReports, channelMemberPushesSkipped, dispatchesWaiting, dispatchesScheduled, oldestWaitingDispatch,
         databaseConnectionsInUse, databaseConnectionsOpen, databaseWaits, databaseWaitDuration,
     ]
 
@@ -79,6 +95,11 @@ public enum GatewayMetrics {
     ]
     /// Waiting for a database connection: 0.1 ms to 10 s.
     static let subMillisecondsToSeconds: [Duration] = [.microseconds(100), .microseconds(500)] + millisecondsToSeconds
+    /// A start's confirmation: 100 ms to 30 minutes.
+    static let tenthsOfSecondsToMinutes: [Duration] = [
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5),
+        .seconds(10), .seconds(30), .seconds(60), .seconds(120), .seconds(300), .seconds(600), .seconds(1800),
+    ]
     /// A dispatch's whole fan-out: 10 ms to 10 minutes.
     static let tensOfMillisecondsToMinutes: [Duration] = [
         .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),

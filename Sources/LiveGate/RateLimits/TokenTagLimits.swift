@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 
-/// The abuse limits on `POST /push_token_tag`, which needs no key (the `app_id` ships inside the app):
+/// The abuse limits on the SDK's routes (`POST /push_token_tag`, `POST /live_activity/device_state`), which
+/// need no key (the `app_id` ships inside the app), counted together:
 /// calls per clock minute from one client address, counted in each gateway's memory before anything
 /// else, and registrations per clock minute per app, shared by every gateway through PostgreSQL and
 /// counted once a call is valid and authenticated, just before it is stored. `0` turns a limit off.
@@ -46,19 +47,19 @@ public struct TokenTagLimits: Sendable {
         return try await apps.acquire(workspaceID: app.id, limit: settings.perApp, now: now)
     }
 
-    /// The 429s; the controller adds the refusing decision's headers, as it does to every answer.
-    static func addressRefusal(_ decision: RateLimitDecision) -> APIError {
+    /// The 429s; `SDKCallGate` adds the refusing decision's headers, as it does to every answer. Both
+    /// SDK routes count against the same limits; the message names the one called.
+    static func addressRefusal(_ decision: RateLimitDecision, route: SDKRoute) -> APIError {
         APIError(
             .tooManyRequests,
-            "Rate limit exceeded: at most \(decision.limit) calls to /push_token_tag per minute from one address; retry after \(decision.retryAfter) seconds"
+            "Rate limit exceeded: at most \(decision.limit) calls to \(route.path) per minute from one address; retry after \(decision.retryAfter) seconds"
         )
     }
 
-    static func appRefusal(_ decision: RateLimitDecision) -> APIError {
+    static func appRefusal(_ decision: RateLimitDecision, route: SDKRoute) -> APIError {
         APIError(
             .tooManyRequests,
-            "Rate limit exceeded: this app may register at most \(decision.limit) push tokens per minute; retry after \(decision.retryAfter) seconds"
-        )
+            "Rate limit exceeded: this app may \(route.calls(decision.limit)) per minute; retry after \(decision.retryAfter) seconds")
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 extension SDKAuthentication {
-    /// Lets a registration naming `externalID` through when the app does not enforce SDK authentication,
+    /// Lets an SDK call naming `externalID` through when the app does not enforce SDK authentication,
     /// or when `authorization` carries a valid JWT for exactly that user: 401 without one or with a bad
     /// one, 403 with another user's. The user is compared byte for byte, as it is stored.
     func authorize(externalID: String, authorization: String?, now: Date) throws(APIError) {
@@ -11,7 +11,7 @@ extension SDKAuthentication {
             throw APIError(
                 .unauthorized, "Missing SDK authentication token",
                 errors: [
-                    "this app requires SDK authentication for registrations that name an external_id: send 'Authorization: Bearer <JWT>' signed by your server for that user"
+                    "this app requires SDK authentication for calls that name an external_id: send 'Authorization: Bearer <JWT>' signed by your server for that user"
                 ],
                 headers: [.wwwAuthenticate: #"Bearer realm="push_token_tag""#])
         }
@@ -25,7 +25,7 @@ extension SDKAuthentication {
         }
         guard Array(subject.utf8) == Array(externalID.utf8) else {
             throw APIError.accessDenied(
-                "the SDK authentication token is for another user: its sub is not this registration's external_id")
+                "the SDK authentication token is for another user: its sub is not this call's external_id")
         }
     }
 }

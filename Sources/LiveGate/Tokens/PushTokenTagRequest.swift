@@ -1,9 +1,10 @@
 import APNsCore
 
 /// A validated `POST /push_token_tag` body.
-struct PushTokenTagRequest {
+struct PushTokenTagRequest: SDKCall {
     var appID: String
     var registration: TokenRegistration
+    var externalID: String? { registration.externalID }
 
     static func parse(_ body: JSONObject) throws(APIError) -> PushTokenTagRequest {
         let problems = ValidationProblems()

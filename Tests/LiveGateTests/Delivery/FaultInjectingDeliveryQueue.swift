@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import LiveGate
 import NIOConcurrencyHelpers
@@ -75,6 +76,10 @@ final class FaultInjectingDeliveryQueue: DeliveryQueue {
 
     func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget? {
         try await base.broadcastTarget(of: claimed)
+    }
+
+    func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID) async throws -> Int {
+        try await base.channelMembers(of: claimed, channelID: channelID)
     }
 
     func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool {

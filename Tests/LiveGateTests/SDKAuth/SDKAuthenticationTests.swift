@@ -82,7 +82,7 @@ struct SDKAuthenticationTests {
                 try expectJSON(
                     response.json,
                     equals: #"""
-                        {"message":"Missing SDK authentication token","errors":["this app requires SDK authentication for registrations that name an external_id: send 'Authorization: Bearer <JWT>' signed by your server for that user"]}
+                        {"message":"Missing SDK authentication token","errors":["this app requires SDK authentication for calls that name an external_id: send 'Authorization: Bearer <JWT>' signed by your server for that user"]}
                         """#)
             }
             // A removal that names the user needs the token too.
@@ -214,7 +214,7 @@ struct SDKAuthenticationTests {
                 try expectJSON(
                     response.json,
                     equals: #"""
-                        {"message":"Access Denied","errors":["the SDK authentication token is for another user: its sub is not this registration's external_id"]}
+                        {"message":"Access Denied","errors":["the SDK authentication token is for another user: its sub is not this call's external_id"]}
                         """#)
             }
             #expect(try await database.count("SELECT count(*) FROM activity_tokens") == 0)

@@ -20,6 +20,8 @@ public struct GatewaySettings: Sendable {
     public var delivery: DeliverySettings
     public var dispatchCommit: DispatchCommitSettings
     public var activityLog: ActivityLogSettings
+    /// How long after a push-to-start finished its devices have to confirm it (`UnconfirmedStarts`).
+    public var startConfirmWindow: Duration
 
     /// `host` and `port`, when given (command-line flags), win over `LIVEGATE_HOST` and `LIVEGATE_PORT`.
     public init(_ reader: SettingsReader = SettingsReader(), host: String? = nil, port: Int? = nil) throws {
@@ -62,6 +64,8 @@ public struct GatewaySettings: Sendable {
             supersedes: supersedes)
         activityLog = ActivityLogSettings(
             retention: try reader.duration("LIVEGATE_ACTIVITY_LOG_RETENTION_HOURS", default: 60, range: 1...8760, unit: .seconds(3600)))
+        startConfirmWindow = try reader.duration(
+            "LIVEGATE_START_CONFIRM_SECONDS", default: 300, range: 1...86_400, unit: .seconds(1))
     }
 
     private static func transport(_ reader: SettingsReader) throws -> HTTP2ClientConfiguration {

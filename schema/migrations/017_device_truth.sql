@@ -1,0 +1,32 @@
+-- What the app reports of an activity on each device: ActivityKit's activityState, and the broadcast
+-- channel the activity was started on. One row per device and activity; a report older (by the device's
+-- own clock) than the row's never replaces it.
+CREATE TABLE activity_device_states (
+    app_id      uuid NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+    activity_id text NOT NULL CHECK (octet_length(activity_id) BETWEEN 1 AND 256),
+    device_id   text NOT NULL CHECK (octet_length(device_id) BETWEEN 1 AND 256),
+    state       text NOT NULL CHECK (state IN ('active', 'stale', 'ended', 'dismissed')),
+    -- Set while the activity follows this channel: a delivered broadcast reaches it, so its token is
+    -- left out of that update's fan-out.
+    channel_id  text CHECK (octet_length(channel_id) BETWEEN 1 AND 256),
+    -- The device's time of the change (never ahead of the server's); orders the reports.
+    reported_at timestamptz NOT NULL,
+    received_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (app_id, activity_id, device_id)
+);
+
+-- Each push-to-start target: APNs's answer, and when the started activity showed up on the device (its
+-- update token arrived under the start's activity_id, or it reported itself active).
+ALTER TABLE dispatch_targets
+    ADD COLUMN apns_status  smallint,
+    ADD COLUMN answered_at  timestamptz,
+    ADD COLUMN confirmed_at timestamptz;
+-- A registration or a report confirms the device's unconfirmed starts: found by device, never by
+-- scanning an activity's dispatches (no index finds finished ones by activity).
+CREATE INDEX dispatch_targets_unconfirmed_idx ON dispatch_targets (device_id) WHERE confirmed_at IS NULL;
+
+-- A finished start is checked once for devices that never confirmed it; the check sets this.
+ALTER TABLE dispatches ADD COLUMN confirmation_checked_at timestamptz;
+-- Only starts enter it, and only once finished: updates never pay for it.
+CREATE INDEX dispatches_unchecked_starts_idx ON dispatches (completed_at)
+    WHERE event = 'start' AND completed_at IS NOT NULL AND confirmation_checked_at IS NULL;
