@@ -71,7 +71,8 @@ enum ClaimStatement {
                     expiresAt: try row.require("expires_at"), sendAt: try row.decode("send_at")),
                 createdAt: try row.require("created_at"), fanoutCursor: try row.require("fanout_cursor"),
                 attempts: try row.require("attempts"), broadcastRecorded: try row.require("broadcast_recorded"),
-                stop: try PostgresDeliveryQueue.stop(of: row), deliveredBroadcastChannel: try row.decode("delivered_channel", as: String.self).map(ChannelID.init(rawValue:)))
+                stop: try PostgresDeliveryQueue.stop(of: row),
+                deliveredBroadcastChannel: try row.decode("delivered_channel", as: String.self).map(ChannelID.init(rawValue:)))
         }
     }
 }

@@ -15,12 +15,13 @@ enum FanoutStatements {
         """
     /// After a broadcast reached channel `$7`: the same, but for devices that report following it. They
     /// got the update through the channel; a token push too would only repeat it.
-    static let activityTargetsBesideChannel = activityTargets + """
-          AND NOT EXISTS (
-              SELECT 1 FROM activity_device_states s
-              WHERE s.app_id = t.app_id AND s.activity_id = t.activity_id AND s.device_id = t.device_id
-                AND s.channel_id = $7 AND s.state IN ('active', 'stale'))
-        """
+    static let activityTargetsBesideChannel =
+        activityTargets + """
+              AND NOT EXISTS (
+                  SELECT 1 FROM activity_device_states s
+                  WHERE s.app_id = t.app_id AND s.activity_id = t.activity_id AND s.device_id = t.device_id
+                    AND s.channel_id = $7 AND s.state IN ('active', 'stale'))
+            """
     /// Start: the push-to-start tokens the API resolved when it accepted the dispatch.
     static let startTargets = """
         FROM dispatch_targets t LEFT JOIN users u ON u.id = t.user_id

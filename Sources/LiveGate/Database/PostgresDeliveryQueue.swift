@@ -86,8 +86,9 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             guard let row = rows.first else { return .leaseLost }
             return .recorded(stop: try Self.stop(of: row))
         }
-        guard !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty
-            || !progress.startAnswers.isEmpty
+        guard
+            !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty
+                || !progress.startAnswers.isEmpty
         else {
             return try await pool.withConnection(update)
         }

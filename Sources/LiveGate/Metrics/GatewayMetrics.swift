@@ -40,7 +40,9 @@ public enum GatewayMetrics {
         help: "Push-to-start devices that confirmed the start: the started activity's update token arrived, or it reported itself shown.")
     public static let startsUnconfirmed = MetricDefinition(
         "livegate_starts_unconfirmed_total", .counter,
-        help: "Push-to-start devices APNs took the push for that had not confirmed it LIVEGATE_START_CONFIRM_SECONDS after the start finished.")
+        help:
+            "Push-to-start devices APNs took the push for that had not confirmed it LIVEGATE_START_CONFIRM_SECONDS after the start finished."
+    )
     public static let startConfirmationDuration = MetricDefinition(
         "livegate_start_confirmation_duration_seconds", .histogram, buckets: tenthsOfSecondsToMinutes,
         help: "Per confirmed push-to-start device: time from APNs's answer to the confirmation.")

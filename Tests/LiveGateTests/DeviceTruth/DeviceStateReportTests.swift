@@ -100,7 +100,9 @@ struct DeviceStateReportTests {
             try await TestGateway.app(database).test(.router) { client async throws in
                 let unknownState = try await client.reportState(tenant, device: "iphone-1", state: "paused")
                 #expect(unknownState.status == .badRequest)
-                #expect(unknownState.text.contains("state must be one of active, stale, ended, dismissed, got 'paused'"), "\(unknownState.text)")
+                #expect(
+                    unknownState.text.contains("state must be one of active, stale, ended, dismissed, got 'paused'"), "\(unknownState.text)"
+                )
 
                 let badTime = try await client.reportState(
                     tenant, device: "iphone-1", state: "active", extra: #","reported_at":"yesterday""#)
