@@ -57,7 +57,7 @@ if [ ! -f "$demo_env" ]; then
         --bundle-id com.example.livegate.demo --team-id DEMOTEAM01 --key-id DEMOKEY001 \
         --key-file "$key_file" --apns-endpoint "$sim_url" | tail -n 1)
     DEMO_API_KEY=$("$bin" key create --workspace "$DEMO_WORKSPACE_ID" --name "Demo key" \
-        --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read | tail -n 1)
+        --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.read | tail -n 1)
     umask 077
     printf 'DEMO_WORKSPACE_ID=%s\nDEMO_APP_ID=%s\nDEMO_API_KEY=%s\n' \
         "$DEMO_WORKSPACE_ID" "$DEMO_APP_ID" "$DEMO_API_KEY" >"$demo_env"

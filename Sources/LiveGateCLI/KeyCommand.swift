@@ -13,7 +13,7 @@ struct KeyCommand: AsyncParsableCommand {
 
         @Option(help: "The workspace id.") var workspace: UUIDArgument
         @Option(help: "A name for people.") var name: String
-        @Option(help: "Comma-separated: \(APIKeyPermission.all.map(\.rawValue).joined(separator: ", ")).")
+        @Option(help: "Comma-separated: \(APIKeyPermission.all.map(\.rawValue).joined(separator: ", ")); or all.")
         var permissions: String
         @Option(name: .customLong("allow-ip"), help: "An address or CIDR the key may be used from; repeat for more.")
         var allowedIPs: [String] = []
@@ -21,6 +21,7 @@ struct KeyCommand: AsyncParsableCommand {
         func parsedPermissions() throws -> Set<APIKeyPermission> {
             let names = permissions.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !names.isEmpty else { throw ValidationError("--permissions needs at least one permission") }
+            if names == ["all"] { return Set(APIKeyPermission.all) }
             return Set(
                 try names.map { name in
                     guard let permission = APIKeyPermission(rawValue: name) else {

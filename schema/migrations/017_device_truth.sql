@@ -15,6 +15,21 @@ CREATE TABLE activity_device_states (
     PRIMARY KEY (app_id, activity_id, device_id)
 );
 
+-- Each device's last push for its activity: which dispatch, APNs's answer, when. Written with the page
+-- or batch that sent it (one statement for all its devices); no index reads these columns, so the
+-- update stays on the row's page (HOT).
+ALTER TABLE activity_tokens
+    ADD COLUMN last_dispatch_id uuid,
+    ADD COLUMN last_apns_status smallint,
+    ADD COLUMN last_pushed_at   timestamptz;
+
+-- An activity's dispatches, unfinished first, then by completion, newest first: what the activity
+-- resource lists. It replaces the partial index of unfinished ones, which supersession and the delivery
+-- checks read through the same leading columns (`completed_at IS NULL` is an index condition here): a
+-- dispatch's finish now adds an entry, and no index is added to the four versions each dispatch writes.
+CREATE INDEX dispatches_activity_idx ON dispatches (app_id, activity_id, completed_at);
+DROP INDEX dispatches_unfinished_activity_idx;
+
 -- Each push-to-start target: APNs's answer, and when the started activity showed up on the device (its
 -- update token arrived under the start's activity_id, or it reported itself active).
 ALTER TABLE dispatch_targets
@@ -30,3 +45,10 @@ ALTER TABLE dispatches ADD COLUMN confirmation_checked_at timestamptz;
 -- Only starts enter it, and only once finished: updates never pay for it.
 CREATE INDEX dispatches_unchecked_starts_idx ON dispatches (completed_at)
     WHERE event = 'start' AND completed_at IS NOT NULL AND confirmation_checked_at IS NULL;
+
+-- Keys that may read activities as resources (`live_activity.read`).
+ALTER TABLE api_keys DROP CONSTRAINT api_keys_permissions_check;
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_permissions_check CHECK (
+    permissions <@ ARRAY['messages.live_activity.update', 'messages.live_activity.start',
+                         'message_activity_log.read', 'live_activity.channels.manage', 'live_activity.read']::text[]
+);

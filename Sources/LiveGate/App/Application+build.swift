@@ -59,6 +59,8 @@ public func buildRouter(
             authenticator: authenticator, apps: apps, store: dependencies.channels, manager: dependencies.channelManager,
             limits: configuration.channelLimits
         ).routes)
+    router.addRoutes(
+        ActivityController(authenticator: authenticator, apps: apps, records: dependencies.activityRecords).routes)
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

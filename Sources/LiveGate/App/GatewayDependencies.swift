@@ -9,6 +9,8 @@ public struct GatewayDependencies: Sendable {
     public var tokens: any TokenRegistry
     /// What the SDK reports of activities on devices.
     public var deviceStates: any DeviceStateRepository
+    /// Activities as API resources.
+    public var activityRecords: any ActivityRecords
     public var dispatches: any DispatchStore
     public var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
@@ -38,6 +40,7 @@ public struct GatewayDependencies: Sendable {
         self.apiKeys = apiKeys
         self.tokens = tokens
         self.deviceStates = PostgresDeviceStates(pool: pool)
+        self.activityRecords = PostgresActivityRecords(pool: pool)
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter

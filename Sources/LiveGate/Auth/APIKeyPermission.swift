@@ -13,9 +13,11 @@ public struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvert
     public static let liveActivityStart = APIKeyPermission(known: "messages.live_activity.start")
     public static let messageActivityLogRead = APIKeyPermission(known: "message_activity_log.read")
     public static let channelsManage = APIKeyPermission(known: "live_activity.channels.manage")
+    /// Reading activities as resources: their devices, states and dispatches.
+    public static let liveActivityRead = APIKeyPermission(known: "live_activity.read")
 
     public static let all: [APIKeyPermission] = [
-        .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage,
+        .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage, .liveActivityRead,
     ]
 
     public var description: String { rawValue }

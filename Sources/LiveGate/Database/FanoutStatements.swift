@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import PostgresClient
+import UUIDText
 
 /// The SQL of a fan-out: pages of devices in id order (keyset pagination, one round trip per page, never
 /// one per token), and the token changes a page's answers call for.
@@ -98,6 +99,19 @@ enum FanoutStatements {
         try connection.query(
             "DELETE FROM \(table) WHERE app_id = $1 AND push_token = ANY($2::text[])",
             [dispatch.appID, tokens.map(\.hex)])
+    }
+
+    /// Records each device's answer as its last push: on its update token's row, or a start's target row.
+    static func recordAnswers(_ answers: [DeviceAnswer], ofStart isStart: Bool, on connection: PostgresConnection) throws {
+        guard !answers.isEmpty else { return }
+        if isStart { return try StartConfirmationStatements.recordAnswers(answers, on: connection) }
+        try connection.query(
+            """
+            UPDATE activity_tokens t SET last_dispatch_id = a.dispatch_id, last_apns_status = a.status, last_pushed_at = now()
+            FROM unnest($1::text[]::uuid[], $2::text[]::bigint[], $3::text[]::smallint[]) AS a(dispatch_id, id, status)
+            WHERE t.id = a.id
+            """,
+            [answers.map(\.dispatchID.lowercasedText), answers.map { String($0.cursor) }, answers.map { String($0.status) }])
     }
 
     /// Retires the update tokens an `end` reached: that activity is over on those devices. A row whose

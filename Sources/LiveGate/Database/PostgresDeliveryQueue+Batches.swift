@@ -116,7 +116,11 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
             let kept = settlements.filter { settled.contains($0.claimed.dispatch.id) }
             try Self.removeDeadTokens(of: kept, on: connection)
             try FanoutStatements.retireEndedTokens(kept.flatMap(\.progress.endedTokens), on: connection)
-            try StartConfirmationStatements.recordAnswers(kept.flatMap(\.progress.startAnswers), on: connection)
+            let (starts, others) = (
+                kept.filter { $0.claimed.dispatch.event == .start }, kept.filter { $0.claimed.dispatch.event != .start }
+            )
+            try FanoutStatements.recordAnswers(starts.flatMap(\.progress.answers), ofStart: true, on: connection)
+            try FanoutStatements.recordAnswers(others.flatMap(\.progress.answers), ofStart: false, on: connection)
             for (app, entries) in Dictionary(grouping: kept, by: \.claimed.dispatch.appID) {
                 let log = entries.flatMap { $0.progress.log + $0.log }
                 _ = try ActivityLogStatement.insert(log, workspaceID: entries[0].claimed.dispatch.workspaceID, appID: app, on: connection)

@@ -88,7 +88,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
         guard
             !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty
-                || !progress.startAnswers.isEmpty
+                || !progress.answers.isEmpty
         else {
             return try await pool.withConnection(update)
         }
@@ -98,7 +98,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             guard recorded != .leaseLost else { return recorded }
             try FanoutStatements.removeDeadTokens(progress.deadTokens, of: dispatch, on: connection)
             try FanoutStatements.retireEndedTokens(progress.endedTokens, on: connection)
-            try StartConfirmationStatements.recordAnswers(progress.startAnswers, on: connection)
+            try FanoutStatements.recordAnswers(progress.answers, ofStart: dispatch.event == .start, on: connection)
             try ActivityLogStatement.insert(
                 progress.log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
             return recorded

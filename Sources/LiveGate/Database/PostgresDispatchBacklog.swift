@@ -1,8 +1,8 @@
 import PostgresClient
 
-/// Reads the dispatch backlog in one statement over the unfinished dispatches only (the partial index
-/// `dispatches_unfinished_activity_idx` holds just those: `completed_at IS NULL`), timed by the
-/// database's clock.
+/// Reads the dispatch backlog in one statement over the unfinished dispatches only, timed by the
+/// database's clock: pending ones through `dispatches_due_idx`, those being delivered (a dispatch holds
+/// a lease exactly while it is) through `dispatches_leased_idx`, never a scan of the finished ones.
 public struct PostgresDispatchBacklog: Sendable {
     let pool: PostgresConnectionPool
 
@@ -18,8 +18,11 @@ public struct PostgresDispatchBacklog: Sendable {
                    count(*) FILTER (WHERE status = 'pending' AND next_attempt_at > now())::int AS scheduled,
                    COALESCE(EXTRACT(EPOCH FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)
                        ::float8 AS oldest
-            FROM dispatches
-            WHERE completed_at IS NULL
+            FROM (
+                SELECT status, next_attempt_at FROM dispatches WHERE status = 'pending'
+                UNION ALL
+                SELECT status, next_attempt_at FROM dispatches WHERE leased_until IS NOT NULL AND status = 'delivering'
+            ) unfinished
             """)[0]
         return DispatchBacklog(
             pending: try row.require("pending"), delivering: try row.require("delivering"),

@@ -24,7 +24,7 @@ enum StartConfirmationStatements {
     }
 
     /// Records APNs's answer for each start target a page or batch sent.
-    static func recordAnswers(_ answers: [StartTargetAnswer], on connection: PostgresConnection) throws {
+    static func recordAnswers(_ answers: [DeviceAnswer], on connection: PostgresConnection) throws {
         guard !answers.isEmpty else { return }
         try connection.query(
             """
@@ -54,17 +54,4 @@ enum StartConfirmationStatements {
                       (SELECT count(*)::int FROM dispatch_targets t
                        WHERE t.dispatch_id = d.id AND t.apns_status = 200 AND t.confirmed_at IS NULL) AS unconfirmed
             """)
-}
-
-/// APNs's answer to one start target's push: the `dispatch_targets` row (dispatch and id) and its status.
-public struct StartTargetAnswer: Sendable, Equatable {
-    public let dispatchID: UUID
-    public let cursor: Int64
-    public let status: Int
-
-    public init(dispatchID: UUID, cursor: Int64, status: Int) {
-        self.dispatchID = dispatchID
-        self.cursor = cursor
-        self.status = status
-    }
 }

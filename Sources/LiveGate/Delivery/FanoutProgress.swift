@@ -13,8 +13,9 @@ public struct FanoutProgress: Sendable, Equatable {
     /// Update tokens of an activity that an `end` reached: retired.
     public var endedTokens: [FanoutTarget] = []
     public var log: [ActivityLogEntry] = []
-    /// A start's APNs answers, per target: what its confirmations are counted against.
-    public var startAnswers: [StartTargetAnswer] = []
+    /// APNs's answer per device that got one: its last push (a start's: what its confirmations are
+    /// counted against).
+    public var answers: [DeviceAnswer] = []
 
     public init(cursor: Int64, sent: Int = 0, failed: Int = 0, retried: Int = 0, removed: Int = 0) {
         self.cursor = cursor

@@ -19,8 +19,8 @@ struct PageOutcome: Sendable {
         for (target, sent) in zip(page, results) {
             guard let sent else { continue }
             progress.retried += sent.retries
-            if dispatch.event == .start, let status = sent.result.apnsStatus {
-                progress.startAnswers.append(StartTargetAnswer(dispatchID: dispatch.id, cursor: target.cursor, status: status))
+            if let status = sent.result.apnsStatus {
+                progress.answers.append(DeviceAnswer(dispatchID: dispatch.id, cursor: target.cursor, status: status))
             }
             switch sent.result {
             case .delivered:

@@ -25,6 +25,18 @@ enum DispatchJSON {
         devices.set("retried", .integer(record.devices.retried))
         devices.set("removed", .integer(record.devices.removed))
         object.set("devices", .object(devices))
+        object.set("confirmation", record.confirmation.map { .object(confirmation($0)) } ?? .null)
+        return object
+    }
+
+    static func confirmation(_ figures: StartConfirmationFigures) -> JSONObject {
+        var object = JSONObject()
+        object.set("sent", .integer(figures.sent))
+        object.set("confirmed", .integer(figures.confirmed))
+        object.set("unconfirmed", .integer(figures.unconfirmed))
+        // Milliseconds are all a person reads here.
+        object.set(
+            "median_seconds_to_confirm", figures.medianSecondsToConfirm.map { .number(String(format: "%.3f", max(0, $0))) } ?? .null)
         return object
     }
 

@@ -18,6 +18,8 @@ public struct DispatchRecord: Sendable, Equatable {
     /// The dispatch that superseded it, when `state` is `superseded`.
     public var supersededBy: UUID?
     public var devices: DeviceCounts
+    /// A start's confirmations; nil for updates and ends.
+    public var confirmation: StartConfirmationFigures?
 
     /// What the fan-out came to so far, device by device.
     public struct DeviceCounts: Sendable, Equatable {
@@ -39,7 +41,7 @@ public struct DispatchRecord: Sendable, Equatable {
     public init(
         id: UUID, appIdentifier: String?, activityID: String, event: LiveActivityEvent, externalID: String?,
         state: DispatchState, acceptedAt: Date, sendAt: Date?, completedAt: Date?, supersededBy: UUID?,
-        devices: DeviceCounts
+        devices: DeviceCounts, confirmation: StartConfirmationFigures? = nil
     ) {
         self.id = id
         self.appIdentifier = appIdentifier
@@ -52,5 +54,6 @@ public struct DispatchRecord: Sendable, Equatable {
         self.completedAt = completedAt
         self.supersededBy = supersededBy
         self.devices = devices
+        self.confirmation = confirmation
     }
 }

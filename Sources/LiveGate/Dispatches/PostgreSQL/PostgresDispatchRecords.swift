@@ -12,15 +12,34 @@ public struct PostgresDispatchRecords: DispatchRecords {
         self.pool = pool
     }
 
-    static let select = """
+    /// The columns of a record, `d` being the dispatch. A start's confirmation figures come from its
+    /// targets (`c`, joined by `confirmationJoin`).
+    static let columns = """
         SELECT d.id, a.app_identifier, d.activity_id, d.event, d.external_id,
                CASE WHEN d.status = 'pending' AND d.send_at > now() THEN 'scheduled'
                     WHEN d.status = 'delivering' AND d.cancel_requested_at IS NOT NULL THEN 'cancelled'
                     WHEN d.status = 'delivering' AND d.superseded_by IS NOT NULL THEN 'superseded'
                     ELSE d.status END AS state,
                d.created_at, d.send_at, d.completed_at, d.superseded_by,
-               d.sent_count, d.failed_count, d.retried_count, d.removed_count
-        FROM dispatches d LEFT JOIN apps a ON a.id = d.app_id
+               d.sent_count, d.failed_count, d.retried_count, d.removed_count,
+               c.start_sent, c.start_confirmed, c.start_unconfirmed, c.median_confirm_seconds
+        """
+    static let confirmationJoin = """
+        LEFT JOIN apps a ON a.id = d.app_id
+        LEFT JOIN LATERAL (
+            SELECT count(*) FILTER (WHERE t.apns_status = 200)::int AS start_sent,
+                   count(t.confirmed_at)::int AS start_confirmed,
+                   count(*) FILTER (WHERE t.apns_status = 200 AND t.confirmed_at IS NULL)::int AS start_unconfirmed,
+                   percentile_cont(0.5) WITHIN GROUP (
+                       ORDER BY extract(epoch FROM t.confirmed_at - coalesce(t.answered_at, d.created_at))::float8
+                   ) AS median_confirm_seconds
+            FROM dispatch_targets t WHERE d.event = 'start' AND t.dispatch_id = d.id
+        ) c ON true
+        """
+    static let select = """
+        \(columns)
+        FROM dispatches d
+        \(confirmationJoin)
         WHERE d.id = $1 AND d.workspace_id = $2
         """
 
@@ -62,6 +81,11 @@ public struct PostgresDispatchRecords: DispatchRecords {
             completedAt: try row.decode("completed_at"), supersededBy: state == .superseded ? superseded : nil,
             devices: .init(
                 sent: try row.require("sent_count"), failed: try row.require("failed_count"),
-                retried: try row.require("retried_count"), removed: try row.require("removed_count")))
+                retried: try row.require("retried_count"), removed: try row.require("removed_count")),
+            confirmation: event == .start
+                ? StartConfirmationFigures(
+                    sent: try row.require("start_sent"), confirmed: try row.require("start_confirmed"),
+                    unconfirmed: try row.require("start_unconfirmed"), medianSecondsToConfirm: try row.decode("median_confirm_seconds"))
+                : nil)
     }
 }

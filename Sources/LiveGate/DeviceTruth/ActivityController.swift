@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+
+/// `GET /live_activity/activities/{activity_id}?app_id=…`: one activity as a resource (`ActivityView`),
+/// for a key with `live_activity.read`. An app of another workspace is answered exactly like an unknown
+/// one, and an activity nothing is known of is a 200 with nothing in it: a tag exists once it is used.
+public struct ActivityController: Sendable {
+    let authenticator: APIKeyAuthenticator
+    let apps: AppDirectory
+    let records: any ActivityRecords
+
+    public init(authenticator: APIKeyAuthenticator, apps: AppDirectory, records: any ActivityRecords) {
+        self.authenticator = authenticator
+        self.apps = apps
+        self.records = records
+    }
+
+    public var routes: RouteCollection<LiveGateRequestContext> {
+        let routes = RouteCollection(context: LiveGateRequestContext.self)
+        routes.group("/live_activity/activities/:activity_id")
+            .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .liveActivityRead))
+            .get(use: show)
+        return routes
+    }
+
+    @Sendable func show(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
+        guard let key = context.apiKey else { throw APIError.missingKey }
+        let query = try ActivityQuery.parse(request.uri.query)
+        let activityID = context.parameters.get("activity_id") ?? ""
+        guard !activityID.isEmpty, activityID.utf8.count <= CommonMessageFields.maximumActivityIDLength, !activityID.utf8.contains(0)
+        else {
+            throw APIError(
+                .badRequest, "Invalid request: activity_id",
+                errors: ["activity_id must be 1 to \(CommonMessageFields.maximumActivityIDLength) bytes, without NUL"])
+        }
+        guard let app = try await apps.app(identifier: query.appIdentifier, inWorkspace: key.workspaceID) else {
+            throw APIError(
+                .badRequest, "Invalid request: unknown app_id",
+                errors: ["app_id '\(query.appIdentifier.prefix(128))' is not an app of this workspace"])
+        }
+        let view = try await records.activity(appID: app.id, activityID: activityID, after: query.cursor, limit: query.limit)
+        return BroadcastChannelController.json(.ok, ActivityJSON.object(view, appIdentifier: app.identifier))
+    }
+}
