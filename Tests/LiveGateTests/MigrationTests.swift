@@ -105,8 +105,8 @@ struct MigrationTests {
 
     /// Migration 014: every index on dispatches is written twice per accepted message (the new dispatch,
     /// and the new version of the one it supersedes), so only indexes some statement reads are kept;
-    /// migration 015 added the one housekeeping reads, 016 split the claim's by status, 017 added one only
-    /// finished starts enter and made the unfinished dispatches' index by activity hold every dispatch.
+    /// migration 015 added the one housekeeping reads, 016 split the claim's by status, 017 added two only
+    /// starts enter and made the unfinished dispatches' index by activity hold every dispatch.
     @Test func dispatchesKeepOnlyTheIndexesTheirStatementsRead() async throws {
         try await TestDatabase.with { database in
             let indexes = try await database.pool.query(
@@ -115,7 +115,7 @@ struct MigrationTests {
             #expect(
                 indexes == [
                     "dispatches_activity_idx", "dispatches_due_idx", "dispatches_finished_idx", "dispatches_leased_idx",
-                    "dispatches_pkey", "dispatches_unchecked_starts_idx",
+                    "dispatches_pkey", "dispatches_starts_idx", "dispatches_unchecked_starts_idx",
                 ])
 
             // The lookup that read through the dropped index is served by the one by activity, finished or not.

@@ -52,3 +52,17 @@ ALTER TABLE api_keys ADD CONSTRAINT api_keys_permissions_check CHECK (
     permissions <@ ARRAY['messages.live_activity.update', 'messages.live_activity.start',
                          'message_activity_log.read', 'live_activity.channels.manage', 'live_activity.read']::text[]
 );
+
+-- Reports are kept as long as the activity log (an activity lives 12 hours at most on a device).
+CREATE INDEX activity_device_states_received_idx ON activity_device_states (received_at);
+
+-- Push-to-start token health: the ActivityAttributes type a start was sent for, its starts by type and
+-- time (only starts enter the index), and the push-to-start tokens APNs called dead, kept two days.
+ALTER TABLE dispatches ADD COLUMN attributes_type text;
+CREATE INDEX dispatches_starts_idx ON dispatches (app_id, attributes_type, created_at) WHERE event = 'start';
+CREATE TABLE push_to_start_token_removals (
+    app_id          uuid NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+    attributes_type text NOT NULL,
+    removed_at      timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX push_to_start_token_removals_idx ON push_to_start_token_removals (app_id, attributes_type, removed_at);

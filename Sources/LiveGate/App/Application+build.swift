@@ -61,6 +61,8 @@ public func buildRouter(
         ).routes)
     router.addRoutes(
         ActivityController(authenticator: authenticator, apps: apps, records: dependencies.activityRecords).routes)
+    router.addRoutes(
+        PushToStartHealthController(authenticator: authenticator, apps: apps, records: dependencies.pushToStartHealth).routes)
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

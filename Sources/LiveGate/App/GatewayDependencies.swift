@@ -11,6 +11,7 @@ public struct GatewayDependencies: Sendable {
     public var deviceStates: any DeviceStateRepository
     /// Activities as API resources.
     public var activityRecords: any ActivityRecords
+    public var pushToStartHealth: any PushToStartHealthRecords
     public var dispatches: any DispatchStore
     public var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
@@ -41,6 +42,7 @@ public struct GatewayDependencies: Sendable {
         self.tokens = tokens
         self.deviceStates = PostgresDeviceStates(pool: pool)
         self.activityRecords = PostgresActivityRecords(pool: pool)
+        self.pushToStartHealth = PostgresPushToStartHealth(pool: pool)
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter

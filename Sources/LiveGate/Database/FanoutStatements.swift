@@ -1,7 +1,6 @@
 import APNsCore
 import Foundation
 import PostgresClient
-import UUIDText
 
 /// The SQL of a fan-out: pages of devices in id order (keyset pagination, one round trip per page, never
 /// one per token), and the token changes a page's answers call for.
@@ -93,11 +92,22 @@ enum FanoutStatements {
 
     /// Deletes tokens APNs called dead, wherever this app keeps them. A device that registered a new
     /// token meanwhile has another value in its row, so its new registration survives.
+    /// A push-to-start token's removal is counted for its type's health (`push_to_start_token_removals`).
     static func removeDeadTokens(_ tokens: [PushToken], of dispatch: Dispatch, on connection: PostgresConnection) throws {
         guard !tokens.isEmpty else { return }
-        let table = dispatch.event == .start ? "push_to_start_tokens" : "activity_tokens"
+        guard dispatch.event == .start else {
+            try connection.query(
+                "DELETE FROM activity_tokens WHERE app_id = $1 AND push_token = ANY($2::text[])", [dispatch.appID, tokens.map(\.hex)])
+            return
+        }
         try connection.query(
-            "DELETE FROM \(table) WHERE app_id = $1 AND push_token = ANY($2::text[])",
+            """
+            WITH removed AS (
+                DELETE FROM push_to_start_tokens WHERE app_id = $1 AND push_token = ANY($2::text[])
+                RETURNING app_id, attributes_type
+            )
+            INSERT INTO push_to_start_token_removals (app_id, attributes_type) SELECT app_id, attributes_type FROM removed
+            """,
             [dispatch.appID, tokens.map(\.hex)])
     }
 
@@ -105,13 +115,15 @@ enum FanoutStatements {
     static func recordAnswers(_ answers: [DeviceAnswer], ofStart isStart: Bool, on connection: PostgresConnection) throws {
         guard !answers.isEmpty else { return }
         if isStart { return try StartConfirmationStatements.recordAnswers(answers, on: connection) }
+        let (dispatches, positions) = DeviceAnswer.dispatches(of: answers)
         try connection.query(
             """
-            UPDATE activity_tokens t SET last_dispatch_id = a.dispatch_id, last_apns_status = a.status, last_pushed_at = now()
-            FROM unnest($1::text[]::uuid[], $2::text[]::bigint[], $3::text[]::smallint[]) AS a(dispatch_id, id, status)
+            UPDATE activity_tokens t
+            SET last_dispatch_id = ($1::text[]::uuid[])[a.dispatch], last_apns_status = a.status, last_pushed_at = now()
+            FROM unnest($2::text[]::int[], $3::text[]::bigint[], $4::text[]::smallint[]) AS a(dispatch, id, status)
             WHERE t.id = a.id
             """,
-            [answers.map(\.dispatchID.lowercasedText), answers.map { String($0.cursor) }, answers.map { String($0.status) }])
+            [dispatches, positions, answers.map { String($0.cursor) }, answers.map { String($0.status) }])
     }
 
     /// Retires the update tokens an `end` reached: that activity is over on those devices. A row whose

@@ -13,6 +13,8 @@ public struct Housekeeping: Sendable {
         public var rateLimitWindows = 0
         public var tokenTagWindows = 0
         public var idempotencyKeys = 0
+        public var deviceStates = 0
+        public var pushToStartRemovals = 0
     }
 
     let pool: PostgresConnectionPool
@@ -23,9 +25,10 @@ public struct Housekeeping: Sendable {
         self.batchSize = batchSize
     }
 
-    /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts
-    /// and finished dispatches older than `retention`, quota windows of past hours and registration
-    /// windows of past minutes, and `Idempotency-Key` answers past their 24 hours.
+    /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts,
+    /// finished dispatches and device state reports older than `retention`, push-to-start removals older
+    /// than two days, quota windows of past hours and registration windows of past minutes, and
+    /// `Idempotency-Key` answers past their 24 hours.
     public func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
         let lifetime = tokenLifetime.inSeconds
         let kept = retention.inSeconds
@@ -47,6 +50,11 @@ public struct Housekeeping: Sendable {
         report.tokenTagWindows = try await deleteInBatches(
             "token_tag_rate_windows", where: "window_start < now() - make_interval(secs => $1)", 3600)
         report.idempotencyKeys = try await purgeExpiredIdempotencyKeys()
+        report.deviceStates = try await deleteInBatches(
+            "activity_device_states", where: "received_at < now() - make_interval(secs => $1)", kept)
+        // Token health reads the last day of removals; one more day of grace.
+        report.pushToStartRemovals = try await deleteInBatches(
+            "push_to_start_token_removals", where: "removed_at < now() - make_interval(secs => $1)", 2 * 86_400)
         return report
     }
 

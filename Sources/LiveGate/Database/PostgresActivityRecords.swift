@@ -72,7 +72,12 @@ public struct PostgresActivityRecords: ActivityRecords {
 
     static func channel(appID: UUID, activityID: String, on connection: PostgresConnection) throws -> ActivityChannel? {
         try connection.query(
-            "SELECT channel_id, state FROM broadcast_channels WHERE app_id = $1 AND activity_id = $2", [appID, activityID]
+            // A channel being created has no id yet: there is nothing to show or follow until APNs gives one.
+            """
+            SELECT channel_id, state FROM broadcast_channels
+            WHERE app_id = $1 AND activity_id = $2 AND channel_id IS NOT NULL
+            """,
+            [appID, activityID]
         ).first.map { ActivityChannel(id: ChannelID(rawValue: try $0.require("channel_id")), state: try $0.require("state")) }
     }
 

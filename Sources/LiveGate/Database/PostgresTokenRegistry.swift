@@ -32,7 +32,7 @@ public struct PostgresTokenRegistry: TokenRegistry {
                 ON CONFLICT (app_id, \(scopeColumn), device_id) DO UPDATE
                     SET push_token = EXCLUDED.push_token,
                         user_id = COALESCE(EXCLUDED.user_id, t.user_id),
-                        updated_at = now()
+                        updated_at = now()\(Self.lastPushReset(of: registration.kind))
                     WHERE (t.push_token, t.user_id) IS DISTINCT FROM
                           (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id))
                 """,
@@ -42,6 +42,14 @@ public struct PostgresTokenRegistry: TokenRegistry {
             return try StartConfirmationStatements.confirm(
                 appID: app.id, activityID: tag, deviceID: registration.deviceID, on: connection)
         }
+    }
+
+    /// A new update token has been sent nothing yet: the row's last push was the old token's.
+    static func lastPushReset(of kind: TokenRegistration.Kind) -> String {
+        guard case .activity = kind else { return "" }
+        return ["last_dispatch_id", "last_apns_status", "last_pushed_at"].map {
+            ",\n    \($0) = CASE WHEN t.push_token = EXCLUDED.push_token THEN t.\($0) END"
+        }.joined()
     }
 
     /// Table and column names are fixed strings chosen here, never input.

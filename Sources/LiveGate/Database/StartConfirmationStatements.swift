@@ -26,13 +26,14 @@ enum StartConfirmationStatements {
     /// Records APNs's answer for each start target a page or batch sent.
     static func recordAnswers(_ answers: [DeviceAnswer], on connection: PostgresConnection) throws {
         guard !answers.isEmpty else { return }
+        let (dispatches, positions) = DeviceAnswer.dispatches(of: answers)
         try connection.query(
             """
             UPDATE dispatch_targets t SET apns_status = a.status, answered_at = now()
-            FROM unnest($1::text[]::uuid[], $2::text[]::bigint[], $3::text[]::smallint[]) AS a(dispatch_id, id, status)
-            WHERE t.dispatch_id = a.dispatch_id AND t.id = a.id
+            FROM unnest($2::text[]::int[], $3::text[]::bigint[], $4::text[]::smallint[]) AS a(dispatch, id, status)
+            WHERE t.dispatch_id = ($1::text[]::uuid[])[a.dispatch] AND t.id = a.id
             """,
-            [answers.map(\.dispatchID.lowercasedText), answers.map { String($0.cursor) }, answers.map { String($0.status) }])
+            [dispatches, positions, answers.map { String($0.cursor) }, answers.map { String($0.status) }])
     }
 
     /// Takes up to `$2` starts finished more than `$1` seconds ago and not checked yet, marks them

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// APNs's answer to one device's push: the dispatch, the device's row (`activity_tokens` for an update
 /// or end, `dispatch_targets` for a start) and the status. Recorded with the page or batch that sent it,
@@ -12,5 +13,20 @@ public struct DeviceAnswer: Sendable, Equatable {
         self.dispatchID = dispatchID
         self.cursor = cursor
         self.status = status
+    }
+
+    /// The distinct dispatches of `answers` as text, and each answer's 1-based position among them: a
+    /// page of a thousand answers names its one dispatch once, not a thousand times.
+    static func dispatches(of answers: [DeviceAnswer]) -> (dispatches: [String], positions: [String]) {
+        var dispatches: [String] = []
+        var position: [UUID: String] = [:]
+        let positions = answers.map { answer in
+            if let known = position[answer.dispatchID] { return known }
+            dispatches.append(answer.dispatchID.lowercasedText)
+            let next = String(dispatches.count)
+            position[answer.dispatchID] = next
+            return next
+        }
+        return (dispatches, positions)
     }
 }

@@ -26,12 +26,14 @@ public struct ActivityController: Sendable {
     @Sendable func show(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         guard let key = context.apiKey else { throw APIError.missingKey }
         let query = try ActivityQuery.parse(request.uri.query)
-        let activityID = context.parameters.get("activity_id") ?? ""
-        guard !activityID.isEmpty, activityID.utf8.count <= CommonMessageFields.maximumActivityIDLength, !activityID.utf8.contains(0)
-        else {
+        // The router matches the path as sent: an id with spaces, `/` or other letters comes percent-encoded.
+        let encoded = context.parameters.get("activity_id") ?? ""
+        let activityID = encoded.removingPercentEncoding ?? encoded
+        let length = activityID.unicodeScalars.count
+        guard (1...CommonMessageFields.maximumActivityIDLength).contains(length), !activityID.utf8.contains(0) else {
             throw APIError(
                 .badRequest, "Invalid request: activity_id",
-                errors: ["activity_id must be 1 to \(CommonMessageFields.maximumActivityIDLength) bytes, without NUL"])
+                errors: ["activity_id must be 1 to \(CommonMessageFields.maximumActivityIDLength) characters, without NUL"])
         }
         guard let app = try await apps.app(identifier: query.appIdentifier, inWorkspace: key.workspaceID) else {
             throw APIError(

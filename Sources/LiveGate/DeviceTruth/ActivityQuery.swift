@@ -12,7 +12,7 @@ struct ActivityQuery: Equatable {
         let app = parameters.text("app_id", required: true)
         let limit = parameters.limit(default: defaultLimit, maximum: maximumLimit)
         var cursor: DeviceCursor?
-        if let token = parameters.text("cursor") {
+        if let token = parameters.text("cursor", maxLength: DeviceCursor.maximumTokenLength) {
             cursor = DeviceCursor(token: token)
             if cursor == nil { parameters.problem("cursor is not one this endpoint gave out") }
         }

@@ -44,7 +44,7 @@ public struct ActivityDeviceCounts: Sendable, Equatable {
 
 public struct ActivityChannel: Sendable, Equatable {
     public var id: ChannelID
-    /// `live`, `ending` or `ended`, as the channel routes show it.
+    /// `live`, `ending` or `gone`, as the channel routes show it.
     public var state: String
 
     public init(id: ChannelID, state: String) {
@@ -91,12 +91,15 @@ public struct ActivityDevice: Sendable, Equatable {
 public struct DeviceCursor: Sendable, Equatable {
     public let afterDeviceID: String
 
+    /// A device id is at most 256 characters, 1,024 bytes of UTF-8: 1,366 characters of base64url.
+    static let maximumTokenLength = 1_400
+
     public init(afterDeviceID: String) {
         self.afterDeviceID = afterDeviceID
     }
 
     public init?(token: String) {
-        guard let bytes = Base64URL.decode(token), !bytes.isEmpty, bytes.count <= 256, !bytes.contains(0),
+        guard let bytes = Base64URL.decode(token), !bytes.isEmpty, bytes.count <= 1_024, !bytes.contains(0),
             let text = String(validating: bytes, as: UTF8.self)
         else { return nil }
         afterDeviceID = text

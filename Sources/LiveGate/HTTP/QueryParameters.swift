@@ -16,15 +16,16 @@ struct QueryParameters {
 
     mutating func problem(_ text: String) { problems.append(text) }
 
-    mutating func text(_ name: String, required: Bool = false) -> String? {
+    /// `maxLength`: in characters; 256 unless the parameter carries more (a cursor holding a device id).
+    mutating func text(_ name: String, required: Bool = false, maxLength: Int = 256) -> String? {
         let values = pairs.filter { $0.name == name }.map(\.value)
         guard let value = values.first else {
             if required { problems.append("\(name) is required") }
             return nil
         }
         if values.count > 1 { problems.append("\(name) may be given once") }
-        if value.isEmpty || value.unicodeScalars.count > 256 || value.utf8.contains(0) {
-            problems.append("\(name) must be 1 to 256 characters, without NUL")
+        if value.isEmpty || value.unicodeScalars.count > maxLength || value.utf8.contains(0) {
+            problems.append("\(name) must be 1 to \(maxLength) characters, without NUL")
             return nil
         }
         return value

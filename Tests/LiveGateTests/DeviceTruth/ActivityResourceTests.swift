@@ -154,6 +154,30 @@ struct ActivityResourceTests {
         }
     }
 
+    @Test func anActivityIdWithSpacesOrSlashesIsReadPercentEncoded() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.register(token(0x45), device: "phone", tag: "order 42/ß")
+            let json = try await harness.activityResource("order%2042%2F%C3%9F")
+            #expect(json["activity_id"]?.stringValue == "order 42/ß")
+            #expect(json["counts"]?["with_token"] == .integer(1))
+        }
+    }
+
+    @Test func aNewTokenStartsWithNoLastPush() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.register(token(0x46), device: "phone")
+            try await harness.update(#""content_state":{"n":1}"#)
+            try await harness.engine.deliverDue()
+            #expect(try await harness.activityResource()["devices"]?.arrayValue?.first?["last_push"] != .null)
+            try await harness.register(token(0x46), device: "phone")  // the same token again keeps it
+            #expect(try await harness.activityResource()["devices"]?.arrayValue?.first?["last_push"] != .null)
+            try await harness.register(token(0x47), device: "phone")
+            let device = try #require(try await harness.activityResource()["devices"]?.arrayValue?.first)
+            #expect(device["last_push"] == .null)
+            #expect(device["rotated_at"] != .null)
+        }
+    }
+
     @Test func aStartsResourceShowsItsConfirmations() async throws {
         try await DeliveryHarness.with { harness in
             _ = try await harness.startDeliveredToFan(activityID: "match-7")

@@ -84,6 +84,26 @@
     });
   }
 
+  // ---- Activities: an activity's page is activity?app_id=…&activity_id=…, beside the others. ----
+
+  // Both parameters percent-encoded with encodeURIComponent: the page reads them with URLSearchParams,
+  // which would take a bare '+' for a space.
+  function activityHref(appID, activityID) {
+    return 'activity?app_id=' + encodeURIComponent(appID) + '&activity_id=' + encodeURIComponent(activityID);
+  }
+
+  // A link to the activity's page, reading `text` (the activity ID unless given); the ID as plain text
+  // when the app is not known.
+  function activityLink(appID, activityID, text, className) {
+    const shown = text === undefined ? activityID : text;
+    if (!appID || !activityID) return textOrNone(shown, className);
+    return element('a', {
+      className: className,
+      text: shown,
+      attributes: { href: activityHref(String(appID), String(activityID)) },
+    });
+  }
+
   // ---- Times: the API speaks UTC (microseconds in the log, milliseconds elsewhere); people read
   // their local time. ----
 
@@ -185,7 +205,7 @@
   }
 
   window.LiveGateDashboard = Object.freeze({
-    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, isUUID, dispatchLink,
+    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, isUUID, dispatchLink, activityHref, activityLink,
     parseTime, formats, timeElement, storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   });
 })();

@@ -4,8 +4,8 @@
   'use strict';
 
   const {
-    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, dispatchLink, parseTime, formats, timeElement,
-    storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
+    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, dispatchLink, activityLink, parseTime, formats,
+    timeElement, storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   } = window.LiveGateDashboard;
 
   const PAGE_SIZE = 25;
@@ -228,6 +228,9 @@
       } else if (name === 'dispatch_id') {
         // The dispatch's own page: its status, counts and every entry it caused.
         shown = [value ? dispatchLink(String(value), 'mono') : none()];
+      } else if (name === 'activity_id') {
+        // The activity's page: its devices, what each last reported, and its dispatches.
+        shown = [value ? activityLink(entry.app_id, String(value)) : none()];
       } else {
         shown = [textOrNone(value === null || value === undefined ? null : String(value),
           ['apns_id', 'token', 'app_id'].includes(name) ? 'mono' : undefined)];

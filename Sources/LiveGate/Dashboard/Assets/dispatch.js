@@ -9,8 +9,8 @@
   'use strict';
 
   const {
-    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, isUUID, dispatchLink, formats, timeElement,
-    storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
+    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, isUUID, dispatchLink, activityHref, activityLink,
+    formats, timeElement, storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   } = window.LiveGateDashboard;
 
   const PAGE_SIZE = 50;
@@ -219,7 +219,8 @@
     const fields = {
       event: [textOrNone(dispatch.event)],
       app_id: [textOrNone(dispatch.app_id)],
-      activity_id: [textOrNone(dispatch.activity_id)],
+      // The activity's page: its devices, what each last reported, and its other dispatches.
+      activity_id: [activityLink(dispatch.app_id, dispatch.activity_id)],
       external_id: dispatch.external_id
         ? [textOrNone(dispatch.external_id)]
         : [none(), element('span', { className: 'muted', text: ' every device of the activity' })],
@@ -232,6 +233,14 @@
     };
     for (const cell of $('dispatch-fields').querySelectorAll('dd[data-field]')) {
       cell.replaceChildren(...(fields[cell.dataset.field] || [none()]));
+    }
+    const activity = $('activity-link');
+    if (dispatch.app_id && dispatch.activity_id) {
+      activity.setAttribute('href', activityHref(String(dispatch.app_id), String(dispatch.activity_id)));
+      activity.hidden = false;
+    } else {
+      activity.removeAttribute('href');
+      activity.hidden = true;
     }
 
     const devices = dispatch.devices || {};

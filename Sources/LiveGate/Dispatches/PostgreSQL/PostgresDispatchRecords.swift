@@ -27,7 +27,7 @@ public struct PostgresDispatchRecords: DispatchRecords {
     static let confirmationJoin = """
         LEFT JOIN apps a ON a.id = d.app_id
         LEFT JOIN LATERAL (
-            SELECT count(*) FILTER (WHERE t.apns_status = 200)::int AS start_sent,
+            SELECT count(*) FILTER (WHERE t.apns_status = 200 OR t.confirmed_at IS NOT NULL)::int AS start_sent,
                    count(t.confirmed_at)::int AS start_confirmed,
                    count(*) FILTER (WHERE t.apns_status = 200 AND t.confirmed_at IS NULL)::int AS start_unconfirmed,
                    percentile_cont(0.5) WITHIN GROUP (

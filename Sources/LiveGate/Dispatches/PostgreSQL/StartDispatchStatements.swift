@@ -31,13 +31,13 @@ enum StartDispatchStatements {
         try connection.query(
             """
             INSERT INTO dispatches (id, workspace_id, app_id, event, activity_id, payload, priority, expires_at,
-                                    send_at, next_attempt_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($9, now()))
+                                    send_at, next_attempt_at, attributes_type)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($9, now()), $10)
             """,
             [
                 dispatch.id, dispatch.workspaceID, dispatch.appID, dispatch.event.rawValue, dispatch.activityID,
                 String(decoding: dispatch.payload, as: UTF8.self), dispatch.priority.rawValue, dispatch.expiresAt,
-                dispatch.sendAt,
+                dispatch.sendAt, targeting.attributesType,
             ])
         let inserted = try connection.query(
             """
