@@ -16,12 +16,14 @@ CREATE TABLE activity_device_states (
 );
 
 -- Each device's last push for its activity: which dispatch, APNs's answer, when. Written with the page
--- or batch that sent it (one statement for all its devices); no index reads these columns, so the
--- update stays on the row's page (HOT).
+-- or batch that sent it (one statement for all its devices). No index reads these columns, so the
+-- update can stay on the row's page (HOT, no index entry written) when the page has room: pages are
+-- filled to 80 % from now on (existing ones get room as they are rewritten).
 ALTER TABLE activity_tokens
     ADD COLUMN last_dispatch_id uuid,
     ADD COLUMN last_apns_status smallint,
     ADD COLUMN last_pushed_at   timestamptz;
+ALTER TABLE activity_tokens SET (fillfactor = 80);
 
 -- An activity's dispatches, unfinished first, then by completion, newest first: what the activity
 -- resource lists. It replaces the partial index of unfinished ones, which supersession and the delivery

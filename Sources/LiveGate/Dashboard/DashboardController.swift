@@ -2,13 +2,14 @@ import HTTPTypes
 import Hummingbird
 
 /// The admin web pages: `GET /dashboard/message-activity-log`, `GET /dashboard/dispatch?id=…`
-/// (one dispatch: its status, counts and log entries) and the CSS, JavaScript and icon they load from
+/// (one dispatch: its status, counts and log entries), `GET /dashboard/activity?app_id=…&activity_id=…`
+/// (one activity: its devices, their states and its dispatches) and the CSS, JavaScript and icon they load from
 /// `/dashboard/assets/<name>`. They need no key to load; each page asks for one and calls the JSON API
 /// with it. Served with a strict Content Security Policy: only this origin's scripts, styles and
 /// `fetch`es, no inline code, no framing.
 public struct DashboardController: Sendable {
     /// The pages, by route name; each is a file of `Dashboard/Assets` of that name.
-    static let pageNames = ["message-activity-log", "dispatch"]
+    static let pageNames = ["message-activity-log", "dispatch", "activity"]
 
     let files: DashboardAssets
     /// The pages as served: their lists of log entry types filled in from `ActivityLogType.all`.
@@ -24,8 +25,8 @@ public struct DashboardController: Sendable {
     public var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         for name in Self.pageNames {
-            // The dispatch's id is the page's query (`?id=`), read by its script: the page itself is the same
-            // for every dispatch.
+            // The dispatch's id (`?id=`) or the activity's (`?app_id=…&activity_id=…`) is the page's query, read
+            // by its script: the page itself is the same for every dispatch or activity.
             routes.get("/dashboard/\(name)") { _, _ in try self.page(name) }
         }
         routes.get("/dashboard/assets/:name", use: asset)

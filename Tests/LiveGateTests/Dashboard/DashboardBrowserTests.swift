@@ -1,3 +1,4 @@
+import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
@@ -6,15 +7,18 @@ import TestSupport
 import Testing
 
 /// The dashboard's pages, driven in Debian's headless Chromium by `Tests/Browser/dashboard_test.py` (the
-/// message activity log) and `Tests/Browser/dispatch_test.py` (a dispatch's page) — Python Selenium;
-/// `scripts/install-deps.sh test` installs all three — against a gateway on a real socket.
+/// message activity log), `Tests/Browser/dispatch_test.py` (a dispatch's page) and
+/// `Tests/Browser/activity_test.py` (an activity's page) — Python Selenium; `scripts/install-deps.sh test`
+/// installs all three — against a gateway on a real socket.
 /// Set `LIVEGATE_DASHBOARD_SCREENSHOT` to a .png path to keep screenshots of the pages.
 @Suite("Dashboard in headless Chromium", .heavy, .requiresPostgres)
 struct DashboardBrowserTests {
     static let script = Subprocess.repositoryRoot.appendingPathComponent("Tests/Browser/dashboard_test.py").path
     static let dispatchScript = Subprocess.repositoryRoot.appendingPathComponent("Tests/Browser/dispatch_test.py").path
+    static let activityScript = Subprocess.repositoryRoot.appendingPathComponent("Tests/Browser/activity_test.py").path
     static let base = Date(timeIntervalSince1970: 1_763_798_400 + 5 * 60)  // 2025-11-22T08:05:00Z
     static let pageSize = 25  // what the page asks for (dashboard.js)
+    static let activityPageSize = 50  // the devices the activity page asks for at once (activity.js)
     static let scriptMessage = #"<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">"#
 
     /// What the script checks the page against.
@@ -196,6 +200,71 @@ struct DashboardBrowserTests {
             let delivered = try await harness.dispatch(newer)
             #expect(try delivered.require("status", as: String.self) == "done")
             #expect(try delivered.require("sent_count", as: Int.self) == 2)
+        }
+    }
+
+    /// What `activity_test.py` checks the activity page against: the activity resource's own answers, as
+    /// JSON text, for the two pages of devices the page shows.
+    struct ExpectedActivity: Encodable {
+        let key: String
+        /// May read the log and dispatches, not activities.
+        let forbidden_key: String
+        let page_size: Int
+        let first_page: String
+        let second_page: String
+        let markup_external_id: String
+        let markup_activity_id: String
+    }
+
+    /// An activity with a bit of everything, made through the API and delivered to the APNs simulator: a
+    /// start confirmed by the update token it brought, a channel one device follows, a device that
+    /// dismissed the activity, one APNs says is dead, an update to them all, and more devices than one page.
+    @Test func anAdminLooksIntoAnActivityInABrowser() async throws {
+        try await DeliveryHarness.with { harness in
+            let (_, key) = try await harness.database.makeKey(
+                in: harness.tenant.workspace, permissions: [.liveActivityRead, .messageActivityLogRead], name: "dashboard")
+            let (_, forbidden) = try await harness.database.makeKey(
+                in: harness.tenant.workspace, permissions: [.messageActivityLogRead], name: "log reader")
+            // First, while the simulator has received nothing: the start checks it reached one phone.
+            _ = try await harness.startDeliveredToFan(activityID: "game-42")
+            try await harness.register(token(0x7b), device: "phone-a", tag: "game-42")
+
+            let channel = try await harness.makeChannel()
+            let markup = "<img src=x onerror=window.__pwned=1>"
+            try await harness.register(token(0x61), device: "member", externalID: markup)
+            try await harness.register(token(0x62), device: "plain", externalID: "fan-2")
+            try await harness.register(token(0x63), device: "gone")
+            try await harness.register(token(0x64), device: "dead")
+            try await harness.report("active", device: "member", extra: #","channel_id":"\#(channel.rawValue)""#)
+            try await harness.report("dismissed", device: "gone")
+            harness.simulator.setBehavior(.unregistered, for: token(0x64))
+            try await harness.update(#""content_state":{"score":"1-0"}"#)
+            try await harness.engine.deliverDue()
+            try await harness.database.insertActivityTokens(
+                (1...(Self.activityPageSize + 10)).map { token(numbered: $0) }, app: harness.tenant.app, activityID: "game-42")
+
+            // What the page should show: the resource's answers, a page of devices at a time, as it asks.
+            let first = try await harness.activityResource(query: "&limit=\(Self.activityPageSize)")
+            let cursor = try #require(first["next_cursor"]?.stringValue)
+            let second = try await harness.activityResource(query: "&limit=\(Self.activityPageSize)&cursor=\(cursor)")
+            #expect(second["next_cursor"] == .null)
+            #expect(first["devices"]?.arrayValue?.count == Self.activityPageSize)
+            let dispatches = try #require(first["dispatches"]?.arrayValue)
+            #expect(dispatches.compactMap { $0["event"]?.stringValue }.sorted() == ["start", "update"])
+            #expect(dispatches.contains { $0["confirmation"]?["confirmed"] == .integer(1) }, "the start was confirmed")
+            #expect(first["channel"]?["channel_id"]?.stringValue == channel.rawValue)
+
+            let expected = ExpectedActivity(
+                key: key, forbidden_key: forbidden, page_size: Self.activityPageSize, first_page: first.description,
+                second_page: second.description, markup_external_id: markup, markup_activity_id: markup)
+            let json = String(decoding: try JSONEncoder().encode(expected), as: UTF8.self)
+
+            let output = try await LiveGatewayServer.with(database: harness.database) {
+                (baseURL: String) async throws -> Subprocess.Output in
+                try await Subprocess.run("/usr/bin/env", ["python3", Self.activityScript, baseURL, json])
+            }
+            #expect(
+                output.status == 0, "activity_test.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
         }
     }
 }

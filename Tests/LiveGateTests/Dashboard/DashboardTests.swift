@@ -42,6 +42,7 @@ struct DashboardTests {
                     ("common.js", "text/javascript; charset=utf-8"),
                     ("dashboard.js", "text/javascript; charset=utf-8"),
                     ("dispatch.js", "text/javascript; charset=utf-8"),
+                    ("activity.js", "text/javascript; charset=utf-8"),
                     ("icon.svg", "image/svg+xml"),
                 ]
                 for (name, contentType) in files {
@@ -90,6 +91,56 @@ struct DashboardTests {
                 #expect(log.contains("dispatchLink(String(value)"))
                 let page = try await Self.get(client, "/dashboard/dispatch").text
                 #expect(page.contains(#"<a href="message-activity-log">Message activity log</a>"#))
+            }
+        }
+    }
+
+    /// An activity's page: the same page for every activity (its script reads `?app_id=…&activity_id=…`),
+    /// served like the dispatch page, which links to it beside itself, as the log page's details do.
+    @Test func theActivityPageIsServedLikeTheDispatchPage() async throws {
+        try await TestDatabase.with { database in
+            try await TestGateway.app(database).test(.router) { client in
+                // The address the dispatch page's links make, resolved against the dispatch page's own.
+                let link = try #require(
+                    URL(
+                        string: "activity?app_id=scores&activity_id=game-42",
+                        relativeTo: URL(string: "http://gateway/dashboard/dispatch?id=\(UUID().uuidString.lowercased())")))
+                #expect(link.absoluteURL.path == "/dashboard/activity")
+                for path in [
+                    "/dashboard/activity?app_id=scores&activity_id=game-42", "/dashboard/activity",
+                    "/dashboard/activity?app_id=scores&activity_id=%3Cscript%3Egame-42",
+                ] {
+                    let page = try await Self.get(client, path)
+                    #expect(page.status == .ok, "\(path)")
+                    #expect(page.headers[.contentType] == "text/html; charset=utf-8", "\(path)")
+                    #expect(page.headers[.cacheControl] == "no-store", "\(path)")
+                    Self.expectSecurityHeaders(page, path)
+                    // Nothing of the query is written into the page: the script reads it, as text.
+                    #expect(
+                        !page.text.contains("scores") && !page.text.contains("script%3E") && !page.text.contains("<script>"), "\(path)")
+                    #expect(
+                        page.text.contains(
+                            #"<script src="assets/common.js" defer></script>\#n  <script src="assets/activity.js" defer></script>"#))
+                    #expect(page.text.contains(#"<link rel="stylesheet" href="assets/dashboard.css">"#))
+                    #expect(page.text.contains(#"<a href="message-activity-log">Message activity log</a>"#))
+                }
+                let delete = try await client.execute(uri: "/dashboard/activity", method: .delete)
+                #expect(delete.status == .methodNotAllowed)
+                #expect(delete.headers[.allow] == "GET")
+                // The script asks the activity resource; the other pages link to the page.
+                let script = try await Self.get(client, "/dashboard/assets/activity.js")
+                #expect(script.status == .ok)
+                #expect(script.text.contains("apiURL('live_activity/activities/' + encodeURIComponent("))
+                let common = try await Self.get(client, "/dashboard/assets/common.js").text
+                #expect(common.contains("return 'activity?app_id=' + encodeURIComponent(appID) + '&activity_id=' + encodeURIComponent("))
+                let dispatch = try await Self.get(client, "/dashboard/assets/dispatch.js").text
+                #expect(dispatch.contains("activityLink(dispatch.app_id, dispatch.activity_id)"))
+                let log = try await Self.get(client, "/dashboard/assets/dashboard.js").text
+                #expect(log.contains("activityLink(entry.app_id, String(value))"))
+                for page in ["dispatch", "message-activity-log"] {
+                    let text = try await Self.get(client, "/dashboard/\(page)").text
+                    #expect(text.contains(#"<a href="activity">Activity</a>"#), "\(page) links to the activity page")
+                }
             }
         }
     }
@@ -165,8 +216,8 @@ struct DashboardTests {
     @Test func theFilesHaveNoInlineCodeAndNeverParseDataAsHTML() throws {
         let pages = try Self.assetFiles(ending: ".html")
         let scripts = try Self.assetFiles(ending: ".js")
-        #expect(pages == ["dispatch.html", "message-activity-log.html"])
-        #expect(scripts == ["common.js", "dashboard.js", "dispatch.js"])
+        #expect(pages == ["activity.html", "dispatch.html", "message-activity-log.html"])
+        #expect(scripts == ["activity.js", "common.js", "dashboard.js", "dispatch.js"])
         for page in pages {
             let html = try String(contentsOf: Self.assets.appendingPathComponent(page), encoding: .utf8)
             for pattern in [#"<script(?![^>]*\ssrc=)"#, #"\son[a-z]+\s*="#, #"\sstyle\s*="#, #"<style"#, #"javascript:"#, #"https?://"#] {
