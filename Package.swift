@@ -9,13 +9,15 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "livegate",
-    platforms: [.macOS(.v15)],
+    // iOS for LiveGateKit, the SDK an app adds; the gateway itself runs on Linux (and macOS for development).
+    platforms: [.macOS(.v15), .iOS("16.1")],
     products: [
         .executable(name: "livegate", targets: ["LiveGateCLI"]),
         .library(name: "LiveGate", targets: ["LiveGate"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "PostgresClient", targets: ["PostgresClient"]),
+        .library(name: "LiveGateKit", targets: ["LiveGateKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
@@ -166,6 +168,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The iOS SDK: reports an app's Live Activity tokens and states to a gateway through a durable
+        // outbox. Foundation only, so it builds (and is tested) on Linux; its ActivityKit adapter is
+        // compiled on iOS.
+        .target(name: "LiveGateKit", swiftSettings: swiftSettings),
+
+        // ActivityKit's stand-in for the SDK's tests on Linux: the symbols the SDK uses, as Apple
+        // documents them, with controls that play the device. Named ActivityKit so the SDK's adapter
+        // compiles against it unchanged.
+        .target(name: "ActivityKit", path: "Tests/ActivityKitStandIn", swiftSettings: swiftSettings),
+
         .target(
             name: "TestSupport",
             dependencies: [
@@ -220,6 +232,21 @@ let package = Package(
             name: "APNsSimulatorTests",
             dependencies: ["APNsSimulator", "TestSupport"],
             swiftSettings: swiftSettings
+        ),
+        // The SDK against the real gateway (`livegate serve`, PostgreSQL, the TLS simulator), the
+        // stand-in playing the device; it compiles the SDK's ActivityKit adapter against the stand-in.
+        .testTarget(
+            name: "LiveGateKitTests",
+            dependencies: [
+                "LiveGateKit",
+                "ActivityKit",
+                "LiveGate",
+                "APNsCore",
+                "APNsSimulator",
+                "PostgresClient",
+                "TestSupport",
+            ],
+            swiftSettings: swiftSettings + [.define("LIVEGATEKIT_ACTIVITYKIT_STAND_IN")]
         ),
         .testTarget(
             name: "LiveGateTests",

@@ -127,27 +127,12 @@ struct DeliveryCrashTests {
     }
 
     static func startGateway(environment: [String: String]) async throws -> (process: BackgroundProcess, port: Int) {
-        for _ in 0..<3 {
-            let port = LiveGateBinary.freePort()
-            let process = try BackgroundProcess(
-                LiveGateBinary.path, ["serve", "--host", "127.0.0.1", "--port", String(port)], environment: environment)
-            let healthy = try? await waitUntil("the gateway answers", timeout: .seconds(60)) {
-                (try? await CurlHTTPClient.request("GET", "http://127.0.0.1:\(port)/healthz"))?.status == 200
-            }
-            if healthy != nil { return (process, port) }
-            process.stop()
-        }
-        throw Subprocess.Failure(description: "livegate serve did not start")
+        try await GatewayProcess.start(environment: environment)
     }
 
     static func waitUntil(
         _ what: String, timeout: Duration = .seconds(30), _ condition: () async throws -> Bool
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw Subprocess.Failure(description: "timed out waiting until \(what)")
+        try await GatewayProcess.waitUntil(what, timeout: timeout, condition)
     }
 }

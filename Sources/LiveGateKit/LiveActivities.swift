@@ -1,0 +1,125 @@
+import Foundation
+
+/// Braze's `liveActivities` calls, on LiveGate. The calls that take ActivityKit types (`launchActivity`,
+/// `resumeActivities`, `registerPushToStart`, `startActivity`) are in the ActivityKit adapter; they
+/// come down to the ones here, which take plain values and async sequences and are what runs on Linux.
+public final class LiveActivities: Sendable {
+    let outbox: Outbox
+    let channels: ChannelLookup
+    let errors: AsyncStream<LiveGateError>.Continuation
+    private let tracking = TrackingTasks()
+
+    init(outbox: Outbox, channels: ChannelLookup, errors: AsyncStream<LiveGateError>.Continuation) {
+        self.outbox = outbox
+        self.channels = channels
+        self.errors = errors
+    }
+
+    /// Registers (or, with nil, removes) an activity's update token under its tag.
+    public func reportUpdateToken(_ token: Data?, tag: String) async {
+        await outbox.enqueue(.updateToken, subject: tag, token: token?.hexToken)
+    }
+
+    /// Registers (or, with nil, removes) the push-to-start token of an ActivityAttributes type.
+    public func reportPushToStartToken(_ token: Data?, type: String) async {
+        await outbox.enqueue(.pushToStartToken, subject: type, token: token?.hexToken)
+    }
+
+    /// Reports an activity's state on this device, at the device's time of the change.
+    public func reportState(_ state: LiveActivityState, tag: String, channelID: String? = nil, at date: Date = Date()) async {
+        await outbox.enqueue(.state, subject: tag, state: state, channelID: channelID, reportedAt: date)
+    }
+
+    /// Removes this device's push-to-start tokens of these types: no start reaches it through them.
+    public func unregisterPushToStart(types: [String]) async {
+        for type in types { await reportPushToStartToken(nil, type: type) }
+    }
+
+    /// The broadcast channel of an activity (`GET /push_channel`), nil when it has none.
+    public func channelID(forActivity activityID: String) async throws -> String? {
+        try await channels.channelID(forActivity: activityID)
+    }
+
+    /// Follows one activity until it ends: each push token it gets is registered under `tag`, its
+    /// `currentState` and each later one reported (with `channelID` when it follows a channel).
+    /// `activityID` (ActivityKit's `id`) is kept with the tag, so `resumeActivities` finds it again
+    /// after a relaunch.
+    @discardableResult
+    public func trackActivity<Tokens: AsyncSequence, States: AsyncSequence>(
+        tag: String, activityID: String? = nil, channelID: String? = nil, currentState: LiveActivityState? = nil,
+        pushTokens: sending Tokens, states: sending States
+    ) -> Task<Void, Never> where Tokens.Element == Data, States.Element == LiveActivityState {
+        let outbox = outbox
+        let tokens = Task { [self] in
+            do {
+                for try await token in pushTokens { await reportUpdateToken(token, tag: tag) }
+            } catch {}
+        }
+        let task = Task { [self] in
+            if let activityID { await outbox.rememberTag(tag, forActivity: activityID) }
+            // ActivityKit's state updates start after the current state: it is reported first, so a
+            // started activity confirms its start and joins its channel at once.
+            if let currentState { await reportState(currentState, tag: tag, channelID: channelID) }
+            do {
+                for try await state in states {
+                    await reportState(state, tag: tag, channelID: channelID)
+                    if state.isOver { break }
+                }
+            } catch {}
+            // Its states ended: the activity is gone, and so are its tokens.
+            tokens.cancel()
+            if let activityID { await outbox.forgetActivity(activityID) }
+        }
+        tracking.add(tokens)
+        tracking.add(task)
+        return task
+    }
+
+    /// Follows the push-to-start token of an ActivityAttributes type: each one is registered.
+    @discardableResult
+    public func trackPushToStart<Tokens: AsyncSequence>(type: String, tokens: sending Tokens) -> Task<Void, Never>
+    where Tokens.Element == Data {
+        let task = Task { [self] in
+            do {
+                for try await token in tokens { await reportPushToStartToken(token, type: type) }
+            } catch {}
+        }
+        tracking.add(task)
+        return task
+    }
+
+    /// The tag an activity was launched with, if this install follows it.
+    public func tag(forActivity activityID: String) async -> String? {
+        await outbox.tag(forActivity: activityID)
+    }
+
+    /// Passes a problem met outside the SDK's own calls (the ActivityKit adapter's) on through `errors`.
+    public func publish(_ error: LiveGateError) {
+        errors.yield(error)
+    }
+
+    func stopTracking() {
+        tracking.cancelAll()
+    }
+}
+
+/// The tasks following activities and tokens, cancelled together when the SDK shuts down.
+final class TrackingTasks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tasks: [Task<Void, Never>] = []
+
+    func add(_ task: Task<Void, Never>) {
+        lock.lock()
+        defer { lock.unlock() }
+        tasks.removeAll { $0.isCancelled }
+        tasks.append(task)
+    }
+
+    func cancelAll() {
+        lock.lock()
+        let all = tasks
+        tasks = []
+        lock.unlock()
+        for task in all { task.cancel() }
+    }
+}

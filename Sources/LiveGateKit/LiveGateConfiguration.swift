@@ -1,0 +1,41 @@
+import Foundation
+
+extension LiveGate {
+    /// What the SDK needs to know: the gateway, the app, and how to prove who the user is.
+    public struct Configuration: Sendable {
+        /// The gateway's base URL, such as `https://push.example.com`.
+        public var gatewayURL: URL
+        /// The app's `app_id`, as `livegate app create` printed it.
+        public var appID: String
+        /// This install's device id; nil: a UUID made once and kept in `storageFolder`.
+        public var deviceID: String?
+        /// Where the outbox and the device id are kept; nil: Application Support/LiveGate.
+        public var storageFolder: URL?
+        /// The SDK authentication JWT for a user, signed by your server; asked when a report names a
+        /// user, kept while the gateway takes it, asked again once when the gateway answers 401.
+        public var sdkAuthenticationToken: (@Sendable (_ externalID: String) async throws -> String)?
+        public var retry: RetryPolicy
+        /// Nil: `URLSessionTransport()`.
+        public var transport: (any LiveGateTransport)?
+
+        public init(
+            gatewayURL: URL, appID: String, deviceID: String? = nil, storageFolder: URL? = nil,
+            sdkAuthenticationToken: (@Sendable (_ externalID: String) async throws -> String)? = nil,
+            retry: RetryPolicy = RetryPolicy(), transport: (any LiveGateTransport)? = nil
+        ) {
+            self.gatewayURL = gatewayURL
+            self.appID = appID
+            self.deviceID = deviceID
+            self.storageFolder = storageFolder
+            self.sdkAuthenticationToken = sdkAuthenticationToken
+            self.retry = retry
+            self.transport = transport
+        }
+
+        var folder: URL {
+            storageFolder
+                ?? FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+                .appendingPathComponent("LiveGate", isDirectory: true)
+        }
+    }
+}

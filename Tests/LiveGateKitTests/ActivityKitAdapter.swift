@@ -1,0 +1,1 @@
+../../Sources/LiveGateKit/ActivityKit/ActivityKitAdapter.swift
