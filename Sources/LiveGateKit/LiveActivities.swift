@@ -60,15 +60,22 @@ public final class LiveActivities: Sendable {
             // ActivityKit's state updates start after the current state: it is reported first, so a
             // started activity confirms its start and joins its channel at once.
             if let currentState { await reportState(currentState, tag: tag, channelID: channelID) }
+            var over = currentState?.isOver ?? false
             do {
-                for try await state in states {
-                    await reportState(state, tag: tag, channelID: channelID)
-                    if state.isOver { break }
+                if !over {
+                    for try await state in states {
+                        await reportState(state, tag: tag, channelID: channelID)
+                        if state.isOver {
+                            over = true
+                            break
+                        }
+                    }
                 }
             } catch {}
-            // Its states ended: the activity is gone, and so are its tokens.
+            // Its states ended: the activity is gone, and so are its tokens. Stopped for another reason
+            // (the app shutting down), its tag is kept for `resumeActivities`.
             tokens.cancel()
-            if let activityID { await outbox.forgetActivity(activityID) }
+            if over, let activityID { await outbox.forgetActivity(activityID) }
         }
         tracking.add(tokens)
         tracking.add(task)

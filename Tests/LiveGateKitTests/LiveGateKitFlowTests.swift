@@ -95,6 +95,34 @@ struct LiveGateKitFlowTests {
         }
     }
 
+    @Test func aRelaunchedAppResumesItsActivitiesUnderTheirTags() async throws {
+        Activity<MatchAttributes>.standInReset()
+        try await SDKHarness.with { harness in
+            let before = try harness.sdk()
+            let activity = try Activity.request(
+                attributes: MatchAttributes(home: "A", away: "B"),
+                content: ActivityContent(state: MatchAttributes.ContentState(score: "0-0"), staleDate: nil), pushType: .token)
+            before.liveActivities.launchActivity(pushTokenTag: "order-7", activity: activity)
+            activity.standInSetPushToken(token(0x71))
+            try await GatewayProcess.waitUntil("the token is registered") {
+                try await harness.updateTokens(tag: "order-7") == [before.deviceID: hex(0x71)]
+            }
+            await before.shutdown()
+
+            // The app is killed and launched again; the activity still runs and gets a new token.
+            let after = try harness.sdk()
+            after.liveActivities.resumeActivities(ofType: MatchAttributes.self)
+            try await GatewayProcess.waitUntil("the activity is followed again") {
+                await after.liveActivities.tag(forActivity: activity.id) == "order-7"
+            }
+            activity.standInSetPushToken(token(0x72))
+            try await GatewayProcess.waitUntil("the new token is registered under the same tag") {
+                try await harness.updateTokens(tag: "order-7") == [after.deviceID: hex(0x72)]
+            }
+            await after.shutdown()
+        }
+    }
+
     @Test func anActivityOnAChannelIsRequestedWithItAndReportedAsAMember() async throws {
         Activity<MatchAttributes>.standInReset()
         try await SDKHarness.with { harness in

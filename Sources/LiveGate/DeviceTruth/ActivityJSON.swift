@@ -14,7 +14,14 @@ enum ActivityJSON {
         object.set("channel", view.channel.map { .object(channel($0)) } ?? .null)
         object.set("devices", .array(view.devices.map { .object(device($0)) }))
         object.set("next_cursor", view.nextCursor.map { .string($0.token) } ?? .null)
-        object.set("dispatches", .array(view.dispatches.map { .object(DispatchJSON.object($0)) }))
+        object.set("dispatches", .array(view.dispatches.map { .object(dispatch($0)) }))
+        return object
+    }
+
+    /// As the dispatch resource shows it, with a link to that resource.
+    static func dispatch(_ record: DispatchRecord) -> JSONObject {
+        var object = DispatchJSON.object(record)
+        object.set("href", .string("/messages/live_activity/dispatches/\(record.id.lowercasedText)"))
         return object
     }
 

@@ -80,6 +80,7 @@ struct ActivityResourceTests {
             let dispatches = try #require(json["dispatches"]?.arrayValue)
             #expect(dispatches.map { $0["dispatch_id"]?.stringValue } == [id])
             #expect(dispatches.first?["status"]?.stringValue == "done")
+            #expect(dispatches.first?["href"]?.stringValue == "/messages/live_activity/dispatches/\(id)")
             #expect(dispatches.first?["devices"]?["sent"] == .integer(1))
         }
     }
