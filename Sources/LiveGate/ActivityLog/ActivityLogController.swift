@@ -30,11 +30,7 @@ public struct ActivityLogController: Sendable {
         let query = try ActivityLogQuery.parse(request.uri.query)
         var appID: UUID?
         if let identifier = query.appIdentifier {
-            guard let app = try await apps.app(identifier: identifier, inWorkspace: key.workspaceID) else {
-                throw APIError(
-                    .badRequest, "Invalid request: unknown app_id", errors: ["app_id '\(identifier)' is not an app of this workspace"])
-            }
-            appID = app.id
+            appID = try await apps.app(queried: identifier, ofKeyIn: context).id
         }
         let page = try await log.page(workspaceID: key.workspaceID, appID: appID, query: query)
         return Response(

@@ -24,7 +24,6 @@ public struct ActivityController: Sendable {
     }
 
     @Sendable func show(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
-        guard let key = context.apiKey else { throw APIError.missingKey }
         let query = try ActivityQuery.parse(request.uri.query)
         // The router matches the path as sent: an id with spaces, `/` or other letters comes percent-encoded.
         let encoded = context.parameters.get("activity_id") ?? ""
@@ -35,11 +34,7 @@ public struct ActivityController: Sendable {
                 .badRequest, "Invalid request: activity_id",
                 errors: ["activity_id must be 1 to \(CommonMessageFields.maximumActivityIDLength) characters, without NUL"])
         }
-        guard let app = try await apps.app(identifier: query.appIdentifier, inWorkspace: key.workspaceID) else {
-            throw APIError(
-                .badRequest, "Invalid request: unknown app_id",
-                errors: ["app_id '\(query.appIdentifier.prefix(128))' is not an app of this workspace"])
-        }
+        let app = try await apps.app(queried: query.appIdentifier, ofKeyIn: context)
         let view = try await records.activity(appID: app.id, activityID: activityID, after: query.cursor, limit: query.limit)
         return BroadcastChannelController.json(.ok, ActivityJSON.object(view, appIdentifier: app.identifier))
     }

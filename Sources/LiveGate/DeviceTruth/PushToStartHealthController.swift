@@ -25,18 +25,14 @@ public struct PushToStartHealthController: Sendable {
     }
 
     @Sendable func show(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
-        guard let key = context.apiKey else { throw APIError.missingKey }
         var parameters = QueryParameters(request.uri.query, allowed: ["app_id", "activity_attributes_type"])
         let appIdentifier = parameters.text("app_id", required: true)
         let attributesType = parameters.text("activity_attributes_type", required: true)
         try parameters.throwIfAny()
-        guard let appIdentifier, let attributesType else { throw APIError.missingKey }
-        guard let app = try await apps.app(identifier: appIdentifier, inWorkspace: key.workspaceID) else {
-            throw APIError(
-                .badRequest, "Invalid request: unknown app_id", errors: ["app_id '\(appIdentifier)' is not an app of this workspace"])
-        }
-        let health = try await records.health(appID: app.id, attributesType: attributesType)
-        return BroadcastChannelController.json(.ok, Self.object(health, app: app.identifier, attributesType: attributesType))
+        // Both are there: a missing one is a problem `throwIfAny` answered.
+        let app = try await apps.app(queried: appIdentifier!, ofKeyIn: context)
+        let health = try await records.health(appID: app.id, attributesType: attributesType!)
+        return BroadcastChannelController.json(.ok, Self.object(health, app: app.identifier, attributesType: attributesType!))
     }
 
     static func object(_ health: PushToStartHealth, app: String, attributesType: String) -> JSONObject {
