@@ -89,6 +89,28 @@ struct OutboxResilienceTests {
         }
     }
 
+    /// The gateway's own limit: one SDK call a minute from this address. The second report is refused
+    /// with 429 and the seconds to the next minute; the SDK waits them out and sends it then, once.
+    @Test func theGatewaysOwn429IsWaitedOutAndTheReportSentOnce() async throws {
+        try await SDKHarness.with { harness in
+            var environment = harness.environment
+            environment["LIVEGATE_TOKEN_TAG_RATE_PER_ADDRESS"] = "1"
+            let limited = try await GatewayProcess.start(environment: environment)
+            defer { limited.process.stop() }
+            let liveGate = try harness.sdk(url: "http://127.0.0.1:\(limited.port)")
+            await liveGate.liveActivities.reportUpdateToken(token(0x44), tag: "order-12")
+            await liveGate.liveActivities.reportUpdateToken(token(0x45), tag: "order-13")
+            await liveGate.flush()
+            var errors = liveGate.errors.makeAsyncIterator()
+            let limitedAnswer = await errors.next()
+            #expect(limitedAnswer?.code == .gatewayUnavailable && limitedAnswer?.status == 429, "\(String(describing: limitedAnswer))")
+            #expect(try await harness.updateTokens(tag: "order-13") == [liveGate.deviceID: hex(0x45)])
+            let scrape = try await CurlHTTPClient.request("GET", "http://127.0.0.1:\(limited.port)/metrics").text
+            #expect(Self.created(scrape, route: "/push_token_tag") == 2)
+            await liveGate.shutdown()
+        }
+    }
+
     @Test func aReportTheGatewayRefusesForGoodIsDroppedWithAnError() async throws {
         try await SDKHarness.with { harness in
             let liveGate = try harness.sdk()
