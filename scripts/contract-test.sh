@@ -23,7 +23,7 @@ workspace=$(sed -n 's/^  workspace: *//p' "$log")
 bin="$(swift build --show-bin-path)/livegate"
 key=$(DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate" "$bin" key create --workspace "$workspace" \
     --name "Contract test" \
-    --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage,live_activity.read |
+    --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage,live_activity.read,users.track |
     tail -n 1)
 
 echo "contract-test: schemathesis --checks all against http://127.0.0.1:$port" >&2

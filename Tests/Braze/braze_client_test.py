@@ -68,6 +68,13 @@ def main():
         message, errors = error.args
         check(message and errors, "a 400 carries message and errors", {"message": message, "errors": errors})
 
+    # Custom attributes, through the client's own user_track (Braze's /users/track).
+    tracked = client.user_track(attributes=[{
+        "external_id": "fan-1", "favourite_team": "A", "season_tickets": 2, "notify": True,
+        "teams": ["A", "B"], "joined": "2024-05-01T10:00:00Z"}])
+    check(tracked["success"] is True and tracked["errors"] == [], "users/track is a success", tracked)
+    check(tracked.get("attributes_processed") == 1, "one attributes object processed", tracked)
+
     print("braze-client: all checks passed")
 
 

@@ -63,6 +63,8 @@ public func buildRouter(
         ActivityController(authenticator: authenticator, apps: apps, records: dependencies.activityRecords).routes)
     router.addRoutes(
         PushToStartHealthController(authenticator: authenticator, apps: apps, records: dependencies.pushToStartHealth).routes)
+    router.addRoutes(
+        UsersTrackController(authenticator: authenticator, attributes: dependencies.userAttributes, rateLimit: rateLimit).routes)
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

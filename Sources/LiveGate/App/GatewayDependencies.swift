@@ -12,6 +12,8 @@ public struct GatewayDependencies: Sendable {
     /// Activities as API resources.
     public var activityRecords: any ActivityRecords
     public var pushToStartHealth: any PushToStartHealthRecords
+    /// Users' custom attributes (`POST /users/track`).
+    public var userAttributes: any UserAttributesStore
     public var dispatches: any DispatchStore
     public var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
@@ -43,6 +45,7 @@ public struct GatewayDependencies: Sendable {
         self.deviceStates = PostgresDeviceStates(pool: pool)
         self.activityRecords = PostgresActivityRecords(pool: pool)
         self.pushToStartHealth = PostgresPushToStartHealth(pool: pool)
+        self.userAttributes = PostgresUserAttributes(pool: pool)
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter

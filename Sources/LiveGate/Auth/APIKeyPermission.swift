@@ -15,9 +15,11 @@ public struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvert
     public static let channelsManage = APIKeyPermission(known: "live_activity.channels.manage")
     /// Reading activities as resources: their devices, states and dispatches.
     public static let liveActivityRead = APIKeyPermission(known: "live_activity.read")
+    /// Setting users' custom attributes (`POST /users/track`).
+    public static let usersTrack = APIKeyPermission(known: "users.track")
 
     public static let all: [APIKeyPermission] = [
-        .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage, .liveActivityRead,
+        .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage, .liveActivityRead, .usersTrack,
     ]
 
     public var description: String { rawValue }

@@ -19,7 +19,7 @@ struct BrazeClientTests {
 
     @Test func updatesAreSuccessesAndStartsReportBrazesErrors() async throws {
         try await TestDatabase.with { database in
-            let tenant = try await database.makeTenant(permissions: [.liveActivityUpdate, .liveActivityStart])
+            let tenant = try await database.makeTenant(permissions: [.liveActivityUpdate, .liveActivityStart, .usersTrack])
             try await database.registerToken(tenant, tag: "match-1", device: "iphone-1", token: "aabb")
             let expected = Expected(
                 key: tenant.secret, app_id: tenant.app.identifier, activity_id_with_device: "match-1",
@@ -31,8 +31,9 @@ struct BrazeClientTests {
             #expect(
                 output.status == 0,
                 "braze_client_test.py exited \(output.status)\n--- stdout\n\(output.stdout)\n--- stderr\n\(output.stderr)")
-            // Three updates and one start were committed, the 400 nothing.
+            // Three updates and one start were committed, the 400 nothing; the user's attributes stored.
             #expect(try await database.count("SELECT count(*) FROM dispatches") == 4)
+            #expect(try await database.count("SELECT count(*) FROM user_attributes") == 5)
         }
     }
 }
