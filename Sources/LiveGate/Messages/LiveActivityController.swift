@@ -39,12 +39,8 @@ public struct LiveActivityController: Sendable {
             ("/messages/live_activity/update", APIKeyPermission.liveActivityUpdate, update),
             ("/messages/live_activity/start", .liveActivityStart, start),
         ] as [(RouterPath, APIKeyPermission, @Sendable (Request, LiveGateRequestContext) async throws -> Response)] {
-            let group = routes.group(path).add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: permission))
-            if let rateLimit {
-                group.add(middleware: rateLimit).post(use: handler)
-            } else {
-                group.post(use: handler)
-            }
+            routes.group(path).add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: permission))
+                .add(rateLimit: rateLimit).post(use: handler)
         }
         return routes
     }

@@ -19,12 +19,8 @@ public struct UsersTrackController: Sendable {
 
     public var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
-        let group = routes.group("/users/track").add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .usersTrack))
-        if let rateLimit {
-            group.add(middleware: rateLimit).post(use: track)
-        } else {
-            group.post(use: track)
-        }
+        routes.group("/users/track").add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .usersTrack))
+            .add(rateLimit: rateLimit).post(use: track)
         return routes
     }
 
