@@ -311,9 +311,11 @@ def run(base_url, expected):
         driver.quit()
 
 
-def main():
+def script_main(run, usage, what):
+    """Every page script's command line: BASE_URL EXPECTED_JSON for `run`; 0 when its checks pass, 1 with
+    what failed, 2 with `usage` for a wrong command line."""
     if len(sys.argv) != 3:
-        print(__doc__, file=sys.stderr)
+        print(usage, file=sys.stderr)
         return 2
     base_url, expected = sys.argv[1], json.loads(sys.argv[2])
     try:
@@ -324,9 +326,9 @@ def main():
     except Exception:
         traceback.print_exc()
         return 1
-    print("all dashboard checks passed")
+    print(f"all {what} checks passed")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(script_main(run, __doc__, "dashboard"))

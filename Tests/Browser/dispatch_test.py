@@ -17,17 +17,15 @@ delivered dispatch, `-dispatch-cancelled.png` the cancelled one, `-dispatch-fail
 Exits 0 when every check passes; otherwise prints what failed and exits 1.
 """
 
-import json
 import sys
 import time
-import traceback
 
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from dashboard_test import KEY_STORAGE, WAIT_SECONDS, CheckFailed, check, make_driver, screenshot
+from dashboard_test import KEY_STORAGE, WAIT_SECONDS, CheckFailed, check, make_driver, screenshot, script_main
 
 
 class DispatchPage:
@@ -240,22 +238,5 @@ def run(base_url, expected):
         driver.quit()
 
 
-def main():
-    if len(sys.argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    base_url, expected = sys.argv[1], json.loads(sys.argv[2])
-    try:
-        run(base_url, expected)
-    except CheckFailed as failure:
-        print("FAILED:", failure, file=sys.stderr)
-        return 1
-    except Exception:
-        traceback.print_exc()
-        return 1
-    print("all dispatch page checks passed")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(script_main(run, __doc__, "dispatch page"))

@@ -11,7 +11,7 @@
 
   const {
     $, element, none, textOrNone, isUUID, dispatchLink, activityHref, parseTime, formats, timeElement,
-    storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
+    storedKey, onKeyEntered, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   } = window.LiveGateDashboard;
 
   const PAGE_SIZE = 50;
@@ -503,18 +503,7 @@
   }
 
   document.addEventListener('DOMContentLoaded', () => {
-    $('key-form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      const key = $('key-input').value.trim();
-      if (!key) {
-        showError($('key-error'), 'Paste an API key first.');
-        return;
-      }
-      keepKey(key);
-      $('key-input').value = '';
-      showError($('key-error'), null);
-      start();
-    });
+    onKeyEntered(start);
     $('search-form').addEventListener('submit', (event) => {
       event.preventDefault();
       search();

@@ -145,6 +145,23 @@
     window.sessionStorage.removeItem(KEY_STORAGE);
   }
 
+  // Every page's key form: a pasted key is kept and the page goes on with `then`; an empty one is
+  // refused in the form's error box.
+  function onKeyEntered(then) {
+    $('key-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const key = $('key-input').value.trim();
+      if (!key) {
+        showError($('key-error'), 'Paste an API key first.');
+        return;
+      }
+      keepKey(key);
+      $('key-input').value = '';
+      showError($('key-error'), null);
+      then();
+    });
+  }
+
   // ---- Errors ----
 
   function showError(box, message, details, retry) {
@@ -206,6 +223,7 @@
 
   window.LiveGateDashboard = Object.freeze({
     $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, isUUID, dispatchLink, activityHref, activityLink,
-    parseTime, formats, timeElement, storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
+    parseTime, formats, timeElement, storedKey, dropKey, onKeyEntered, showError, errorsOf, callAPI, apiURL,
+    unreachable,
   });
 })();

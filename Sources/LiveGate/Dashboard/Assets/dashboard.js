@@ -5,7 +5,7 @@
 
   const {
     $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, dispatchLink, activityLink, parseTime, formats,
-    timeElement, storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
+    timeElement, storedKey, onKeyEntered, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   } = window.LiveGateDashboard;
 
   const PAGE_SIZE = 25;
@@ -294,15 +294,7 @@
 
   document.addEventListener('DOMContentLoaded', () => {
     readTypes($('filter-type'));
-    $('key-form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      const key = $('key-input').value.trim();
-      if (!key) {
-        showError($('key-error'), 'Paste an API key first.');
-        return;
-      }
-      keepKey(key);
-      $('key-input').value = '';
+    onKeyEntered(() => {
       showLogSection();
       state.cursors = [null];
       load();

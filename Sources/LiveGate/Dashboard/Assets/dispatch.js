@@ -10,7 +10,7 @@
 
   const {
     $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, isUUID, dispatchLink, activityHref, activityLink,
-    formats, timeElement, storedKey, keepKey, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
+    formats, timeElement, storedKey, onKeyEntered, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   } = window.LiveGateDashboard;
 
   const PAGE_SIZE = 50;
@@ -336,16 +336,7 @@
       }
       window.location.assign('dispatch?id=' + encodeURIComponent(id.toLowerCase()));
     });
-    $('key-form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      const key = $('key-input').value.trim();
-      if (!key) {
-        showError($('key-error'), 'Paste an API key first.');
-        return;
-      }
-      keepKey(key);
-      $('key-input').value = '';
-      showError($('key-error'), null);
+    onKeyEntered(() => {
       show('dispatch');
       $('dispatch-section').hidden = true; // until there is a dispatch to show
       load();
