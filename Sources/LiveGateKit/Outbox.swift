@@ -38,12 +38,8 @@ actor Outbox {
     func stop() {
         runner?.cancel()
         runner = nil
-        wake?.resume()
-        wake = nil
+        wakeSender()
     }
-
-    var externalID: String? { state.externalID }
-    var pendingCount: Int { state.pending.count }
 
     /// Queues a report made now, for the current user.
     func enqueue(
@@ -65,17 +61,17 @@ actor Outbox {
     func changeUser(_ externalID: String?) {
         guard state.externalID != externalID else { return }
         state.externalID = externalID
-        guard externalID != nil else { return save() }
-        for registration in state.registrations {
-            var again = registration
-            again.id = UUID()
-            again.externalID = externalID
-            add(again)
-        }
-        state.registrations = state.registrations.map {
-            var moved = $0; moved.externalID = externalID; return moved
+        if externalID != nil {
+            state.registrations = state.registrations.map {
+                var again = $0
+                again.id = UUID()
+                again.externalID = externalID
+                return again
+            }
+            for registration in state.registrations { queue(registration) }
         }
         save()
+        wakeSender()
     }
 
     func rememberTag(_ tag: String, forActivity activityID: String) {
@@ -97,9 +93,18 @@ actor Outbox {
     }
 
     private func add(_ report: Report) {
+        queue(report)
+        save()
+        wakeSender()
+    }
+
+    /// Puts the report in the queue, in place of a waiting one with the same key.
+    private func queue(_ report: Report) {
         state.pending.removeAll { $0.coalescingKey == report.coalescingKey && $0.id != inFlight }
         state.pending.append(report)
-        save()
+    }
+
+    private func wakeSender() {
         wake?.resume()
         wake = nil
     }

@@ -63,7 +63,7 @@ struct OutboxResilienceTests {
             for (tag, expected) in [("order-2", hex(0x22)), ("order-3", hex(0x33)), ("order-4", hex(0x24))] {
                 #expect(try await harness.updateTokens(tag: tag) == [liveGate.deviceID: expected], "\(tag)")
             }
-            #expect(try await harness.count("SELECT count(*) FROM activity_device_states WHERE activity_id = 'order-2'") == 1)
+            #expect(try await harness.database.count("SELECT count(*) FROM activity_device_states WHERE activity_id = 'order-2'") == 1)
             // The restarted gateway answered each of the four waiting reports once.
             let after = try await CurlHTTPClient.request("GET", "\(harness.base)/metrics").text
             #expect(Self.created(after, route: "/push_token_tag") - Self.created(before, route: "/push_token_tag") == 3)
@@ -147,7 +147,7 @@ struct OutboxResilienceTests {
                 WHERE t.activity_id = 'ride-1'
                 """)
             #expect(try user.first?.require("external_id", as: String.self) == "fan-3")
-            #expect(try await harness.count("SELECT count(*) FROM activity_device_states WHERE activity_id = 'ride-1'") == 1)
+            #expect(try await harness.database.count("SELECT count(*) FROM activity_device_states WHERE activity_id = 'ride-1'") == 1)
             await second.shutdown()
         }
     }

@@ -91,14 +91,9 @@ struct SDKHarness: Sendable {
         return tokens
     }
 
-    func count(_ sql: String) async throws -> Int {
-        try await database.pool.query("SELECT (\(sql))::int AS n")[0].require("n")
-    }
-
     func waitUntilDone(dispatches: Int) async throws {
         try await GatewayProcess.waitUntil("\(dispatches) dispatches are done", timeout: .seconds(60)) {
-            try await database.pool.query("SELECT count(*)::int AS n FROM dispatches WHERE status = 'done'")[0]
-                .require("n", as: Int.self) == dispatches
+            try await database.count("SELECT count(*) FROM dispatches WHERE status = 'done'") == dispatches
         }
     }
 }

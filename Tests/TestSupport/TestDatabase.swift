@@ -44,3 +44,10 @@ public struct TestDatabase: Sendable {
         try? await TestPostgres.admin("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 }
+
+extension TestDatabase {
+    /// The integer a scalar query (`sql`) answers, such as a `count(*)`.
+    public func count(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> Int {
+        try await pool.query("SELECT (\(sql))::int AS n", parameters)[0].require("n")
+    }
+}

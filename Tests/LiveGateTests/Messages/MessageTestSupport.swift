@@ -13,10 +13,6 @@ let wwdcTime = Date(timeIntervalSince1970: 1_685_952_000)
 let pinnedClock = MessageClock(now: { wwdcTime })
 
 extension TestDatabase {
-    func count(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> Int {
-        try await pool.query("SELECT (\(sql))::int AS n", parameters)[0].require("n")
-    }
-
     /// Registers an update token the way the SDK would, through the repository.
     func registerToken(
         _ tenant: Tenant, tag: String, device: String, token: String, externalID: String? = nil
