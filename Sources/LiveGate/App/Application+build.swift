@@ -47,7 +47,7 @@ public func buildRouter(
     router.addRoutes(
         LiveActivityController(
             authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, channels: dependencies.channels,
-            channelRetention: configuration.channelRetention, clock: dependencies.clock, rateLimit: rateLimit
+            segments: dependencies.segments, channelRetention: configuration.channelRetention, clock: dependencies.clock, rateLimit: rateLimit
         ).routes)
     router.addRoutes(
         DispatchController(authenticator: authenticator, records: dependencies.dispatchRecords, stops: dependencies.stops)
@@ -65,6 +65,7 @@ public func buildRouter(
         PushToStartHealthController(authenticator: authenticator, apps: apps, records: dependencies.pushToStartHealth).routes)
     router.addRoutes(
         UsersTrackController(authenticator: authenticator, attributes: dependencies.userAttributes, rateLimit: rateLimit).routes)
+    router.addRoutes(SegmentController(authenticator: authenticator, segments: dependencies.segments).routes)
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

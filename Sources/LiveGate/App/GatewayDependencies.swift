@@ -14,6 +14,8 @@ public struct GatewayDependencies: Sendable {
     public var pushToStartHealth: any PushToStartHealthRecords
     /// Users' custom attributes (`POST /users/track`).
     public var userAttributes: any UserAttributesStore
+    /// Named audiences (`/segments`).
+    public var segments: any SegmentStore
     public var dispatches: any DispatchStore
     public var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
@@ -46,6 +48,7 @@ public struct GatewayDependencies: Sendable {
         self.activityRecords = PostgresActivityRecords(pool: pool)
         self.pushToStartHealth = PostgresPushToStartHealth(pool: pool)
         self.userAttributes = PostgresUserAttributes(pool: pool)
+        self.segments = PostgresSegmentStore(pool: pool)
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter

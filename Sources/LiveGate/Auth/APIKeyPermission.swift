@@ -17,9 +17,12 @@ public struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvert
     public static let liveActivityRead = APIKeyPermission(known: "live_activity.read")
     /// Setting users' custom attributes (`POST /users/track`).
     public static let usersTrack = APIKeyPermission(known: "users.track")
+    /// Creating, reading and deleting segments (`/segments`).
+    public static let segmentsManage = APIKeyPermission(known: "segments.manage")
 
     public static let all: [APIKeyPermission] = [
         .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage, .liveActivityRead, .usersTrack,
+        .segmentsManage,
     ]
 
     public var description: String { rawValue }

@@ -47,8 +47,24 @@ enum ClaimStatement {
                       d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts,
                       d.send_at, d.broadcast_at IS NOT NULL AS broadcast_recorded,
                       CASE WHEN d.broadcast_status = 200 THEN d.broadcast_channel_id END AS delivered_channel,
+                      d.attributes_type, d.audience, d.segment_id,
                       \(PostgresDeliveryQueue.stopColumn)
             """)
+
+    /// A start to an audience's: its type, custom audience and segment.
+    static func audience(of row: PostgresRow) throws -> DispatchAudience? {
+        let text: String? = try row.decode("audience")
+        let segmentID: UUID? = try row.decode("segment_id")
+        guard text != nil || segmentID != nil, let attributesType: String = try row.decode("attributes_type") else { return nil }
+        var customAudience: JSONValue?
+        if let text {
+            guard let json = try? JSONValue.parse(text) else {
+                throw PostgresError(code: .decodingFailed, message: "a dispatch's audience is not JSON")
+            }
+            customAudience = json
+        }
+        return DispatchAudience(attributesType: attributesType, customAudience: customAudience, segmentID: segmentID)
+    }
 
     /// `excluding`: dispatches this worker is still winding up, never claimed again meanwhile.
     static func claim(
@@ -68,7 +84,8 @@ enum ClaimStatement {
                     appID: try row.require("app_id"), event: event, activityID: try row.require("activity_id"),
                     externalID: try row.decode("external_id"),
                     payload: Array(try row.require("payload", as: String.self).utf8), priority: priority,
-                    expiresAt: try row.require("expires_at"), sendAt: try row.decode("send_at")),
+                    expiresAt: try row.require("expires_at"), sendAt: try row.decode("send_at"),
+                    audience: try audience(of: row)),
                 createdAt: try row.require("created_at"), fanoutCursor: try row.require("fanout_cursor"),
                 attempts: try row.require("attempts"), broadcastRecorded: try row.require("broadcast_recorded"),
                 stop: try PostgresDeliveryQueue.stop(of: row),

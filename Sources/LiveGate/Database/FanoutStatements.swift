@@ -75,6 +75,9 @@ enum FanoutStatements {
         _ claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration,
         on connection: PostgresConnection
     ) throws -> [FanoutTarget] {
+        if let audience = claimed.audience {
+            return try AudienceFanoutStatements.page(claimed, audience: audience, after: cursor, limit: limit, on: connection)
+        }
         let targets = targets(of: claimed, after: cursor, tokenLifetime: tokenLifetime)
         let rows = try connection.query(targets.page, targets.parameters + [limit])
         return try rows.compactMap { row in
@@ -85,6 +88,9 @@ enum FanoutStatements {
     }
 
     static func count(_ claimed: ClaimedDispatch, tokenLifetime: Duration, on connection: PostgresConnection) throws -> Int {
+        if let audience = claimed.audience {
+            return try AudienceFanoutStatements.count(claimed, audience: audience, on: connection)
+        }
         let targets = targets(of: claimed, after: claimed.fanoutCursor, tokenLifetime: tokenLifetime)
         let rows = try connection.query("SELECT count(*)::int AS n \(targets.sql)", targets.parameters)
         return try rows.first?.require("n") ?? 0
@@ -111,7 +117,13 @@ enum FanoutStatements {
             [dispatch.appID, tokens.map(\.hex)])
     }
 
-    /// Records each device's answer as its last push: on its update token's row, or a start's target row.
+    /// Records each device's answer as its last push: on its update token's row, or a start's target row
+    /// (made here for a start to an audience).
+    static func recordAnswers(_ answers: [DeviceAnswer], of dispatch: Dispatch, on connection: PostgresConnection) throws {
+        if dispatch.audience != nil { return try AudienceFanoutStatements.recordAnswers(answers, of: dispatch, on: connection) }
+        try recordAnswers(answers, ofStart: dispatch.event == .start, on: connection)
+    }
+
     static func recordAnswers(_ answers: [DeviceAnswer], ofStart isStart: Bool, on connection: PostgresConnection) throws {
         guard !answers.isEmpty else { return }
         if isStart { return try StartConfirmationStatements.recordAnswers(answers, on: connection) }

@@ -37,9 +37,12 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         // ran out.
         return try await pool.transaction { connection in
             var claimed = try claim(connection)
-            // A claimed dispatch may be superseded by another one of the same claim. Starts supersede nothing.
+            // A claimed dispatch may be superseded by another one of the same claim. Starts to named users
+            // supersede nothing; starts to an audience supersede older ones of their activity.
             let superseding = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id)
-            let superseded = try SupersessionStatement.supersede(byClaimed: superseding, on: connection)
+            var superseded = try SupersessionStatement.supersede(byClaimed: superseding, on: connection)
+            let audienceStarts = claimed.filter { $0.dispatch.audience != nil }.map(\.dispatch.id)
+            superseded.merge(try AudienceStartSupersession.supersede(byClaimed: audienceStarts, on: connection)) { $1 }
             for index in claimed.indices where superseded[claimed[index].dispatch.id] != nil {
                 claimed[index].stop = .superseded
             }
@@ -55,6 +58,10 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         try await pool.withConnection { connection in
             try FanoutStatements.page(claimed, after: cursor, limit: limit, tokenLifetime: tokenLifetime, on: connection)
         }
+    }
+
+    public func segmentAudience(_ id: UUID, workspaceID: UUID) async throws -> JSONValue? {
+        try await PostgresSegmentStore(pool: pool).segment(id: id, workspaceID: workspaceID)?.audience
     }
 
     public func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int {
@@ -96,9 +103,10 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         return try await pool.transaction { connection in
             let recorded = try update(connection)
             guard recorded != .leaseLost else { return recorded }
+            // Answers first: a start to an audience records its devices from their token rows.
+            try FanoutStatements.recordAnswers(progress.answers, of: dispatch, on: connection)
             try FanoutStatements.removeDeadTokens(progress.deadTokens, of: dispatch, on: connection)
             try FanoutStatements.retireEndedTokens(progress.endedTokens, on: connection)
-            try FanoutStatements.recordAnswers(progress.answers, ofStart: dispatch.event == .start, on: connection)
             try ActivityLogStatement.insert(
                 progress.log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
             return recorded

@@ -16,4 +16,7 @@ public struct ClaimedDispatch: Sendable {
     /// The channel the dispatch's broadcast reached (now or by an earlier claim): devices following it
     /// get no token push for this dispatch.
     public var deliveredBroadcastChannel: ChannelID? = nil
+    /// A start to an audience: the audience its fan-out pages through, read (and its segment's looked
+    /// up) when the delivery begins.
+    public var audience: Audience? = nil
 }

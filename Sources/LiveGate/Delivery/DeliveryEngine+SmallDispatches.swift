@@ -20,7 +20,7 @@ struct DeliveryPlan: Sendable {
 
 extension DeliveryEngine {
     /// Sorts claimed dispatches by path. Small: at most `SmallDispatch.maximumDevices` devices (read for
-    /// all of them in one query), no broadcast channel, nothing special to do first; or stopped before
+    /// all of them in one query), no broadcast channel, not a start to an audience, nothing special to do first; or stopped before
     /// the claim, which sends nothing. Every other one goes the per-dispatch path, as many as
     /// `freeSlots` allow: the rest go back, behind what is due now, without counting as an attempt.
     func plan(_ claimed: [ClaimedDispatch], freeSlots: Int) async -> DeliveryPlan {
@@ -35,7 +35,9 @@ extension DeliveryEngine {
             let event = dispatch.dispatch.event
             let scheduledEnd = event == .end && dispatch.dispatch.externalID == nil && dispatch.dispatch.sendAt != nil
             let appID = dispatch.dispatch.appID
-            guard !scheduledEnd, !dispatch.broadcastRecorded, dispatch.dispatch.expiresAt > Date(),
+            // A start to an audience is a fan-out whose size only its pages tell.
+            guard !scheduledEnd, !dispatch.broadcastRecorded, dispatch.dispatch.audience == nil,
+                dispatch.dispatch.expiresAt > Date(),
                 let app = try? await apps.value(for: appID, load: { try await tenancy.app(id: appID) }),
                 let destination = app.destination
             else {

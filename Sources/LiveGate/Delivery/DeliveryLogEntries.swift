@@ -111,6 +111,9 @@ enum DeliveryLogEntries {
     static func noTokens(_ dispatch: Dispatch) -> ActivityLogEntry {
         let message: String
         switch (dispatch.event, dispatch.externalID) {
+        case (.start, _) where dispatch.audience != nil:
+            message =
+                "No user matching the audience has a push-to-start token for \(dispatch.audience!.attributesType); nothing was sent."
         case (.start, _):
             message = "None of the named users has a push-to-start token for this activity type; nothing was sent."
         case (_, let externalID?):
@@ -123,6 +126,15 @@ enum DeliveryLogEntries {
         return ActivityLogEntry(
             type: .other, message: message, activityID: dispatch.activityID, dispatchID: dispatch.id,
             externalID: dispatch.externalID)
+    }
+
+    /// A start to a segment deleted before (or while) it was delivered.
+    static func segmentGone(_ dispatch: Dispatch, segmentID: UUID) -> ActivityLogEntry {
+        ActivityLogEntry(
+            type: .other,
+            message:
+                "The start's segment \(segmentID.lowercasedText) was deleted before the start reached everyone in it; the rest was not sent.",
+            activityID: dispatch.activityID, dispatchID: dispatch.id, externalID: nil)
     }
 
     static func expired(_ dispatch: Dispatch) -> ActivityLogEntry {

@@ -40,6 +40,9 @@ public protocol FanoutProgressRecords: Sendable {
         of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration
     )
         async throws -> [FanoutTarget]
+    /// The audience of a workspace's segment as it is now, for a start to it being delivered; nil when
+    /// it was deleted.
+    func segmentAudience(_ id: UUID, workspaceID: UUID) async throws -> JSONValue?
     /// How many devices the whole fan-out has (for a log entry when none can be sent).
     func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int
     /// Records a page of fan-out (counts, cursor, token removals, log entries) atomically and extends the

@@ -33,6 +33,7 @@ struct DispatchDelivery: Sendable {
     let ownership: DispatchOwnership
 
     func deliver(_ claimed: ClaimedDispatch, app: App?) async throws -> Ending {
+        var claimed = claimed
         let dispatch = claimed.dispatch
         if let stop = claimed.stop {
             return try await finish(claimed, stop.status)
@@ -43,6 +44,12 @@ struct DispatchDelivery: Sendable {
         }
         if dispatch.expiresAt < Date() {
             return try await finish(claimed, .failed, log: [DeliveryLogEntries.expired(dispatch)])
+        }
+        if dispatch.audience != nil {
+            switch try await audience(of: dispatch) {
+            case .success(let audience): claimed.audience = audience
+            case .failure(let unavailable): return try await finish(claimed, .failed, log: unavailable.entry.map { [$0] } ?? [])
+            }
         }
         guard let destination = app.destination else {
             let devices = try await queue.targetCount(of: claimed, tokenLifetime: settings.tokenLifetime)
@@ -59,7 +66,9 @@ struct DispatchDelivery: Sendable {
                 // A scheduled end: the activity, and its channel, end now rather than when it was accepted.
                 try await queue.endChannel(of: claimed, deletingAfter: settings.channelRetention)
             }
-            if dispatch.event != .start, settings.supersedes { await waitForSupersededToStop(claimed) }
+            if dispatch.event != .start || dispatch.audience != nil, settings.supersedes {
+                await waitForSupersededToStop(claimed)
+            }
             guard try await stillOwns(dispatch.id, leaseLost: leaseLost) else {
                 return leaseLost.withLockedValue { $0 } ? .leaseLost : try await release(dispatch.id, at: Date())
             }

@@ -18,12 +18,14 @@ public struct Dispatch: Sendable {
     public let expiresAt: Date
     /// When it is to be sent (`send_at`); nil: as soon as it is committed.
     public let sendAt: Date?
+    /// A start to an audience: who it goes to, found as it is delivered.
+    public let audience: DispatchAudience?
 
     public init(
         id: UUID = DispatchIdentifier.make(acceptedAt: Date()), workspaceID: UUID, appID: UUID, event: LiveActivityEvent,
         activityID: String,
         externalID: String?, payload: [UInt8], priority: APNsPriority, expiresAt: Date,
-        sendAt: Date? = nil
+        sendAt: Date? = nil, audience: DispatchAudience? = nil
     ) {
         self.id = id
         self.workspaceID = workspaceID
@@ -35,5 +37,6 @@ public struct Dispatch: Sendable {
         self.priority = priority
         self.expiresAt = expiresAt
         self.sendAt = sendAt
+        self.audience = audience
     }
 }

@@ -26,6 +26,16 @@ enum DispatchJSON {
         devices.set("removed", .integer(record.devices.removed))
         object.set("devices", .object(devices))
         object.set("confirmation", record.confirmation.map { .object(confirmation($0)) } ?? .null)
+        object.set("audience", record.audience.map { .object(audience($0)) } ?? .null)
+        return object
+    }
+
+    /// A start to an audience: the type whose push-to-start tokens it uses, and who it is for.
+    static func audience(_ audience: DispatchAudience) -> JSONObject {
+        var object = JSONObject()
+        object.set("activity_attributes_type", .string(audience.attributesType))
+        object.set("custom_audience", audience.customAudience ?? .null)
+        object.set("segment_id", audience.segmentID.map { .string($0.lowercasedText) } ?? .null)
         return object
     }
 

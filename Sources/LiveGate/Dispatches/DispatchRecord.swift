@@ -20,6 +20,8 @@ public struct DispatchRecord: Sendable, Equatable {
     public var devices: DeviceCounts
     /// A start's confirmations; nil for updates and ends.
     public var confirmation: StartConfirmationFigures?
+    /// A start to an audience: who it was for.
+    public var audience: DispatchAudience?
 
     /// What the fan-out came to so far, device by device.
     public struct DeviceCounts: Sendable, Equatable {
@@ -41,7 +43,7 @@ public struct DispatchRecord: Sendable, Equatable {
     public init(
         id: UUID, appIdentifier: String?, activityID: String, event: LiveActivityEvent, externalID: String?,
         state: DispatchState, acceptedAt: Date, sendAt: Date?, completedAt: Date?, supersededBy: UUID?,
-        devices: DeviceCounts, confirmation: StartConfirmationFigures? = nil
+        devices: DeviceCounts, confirmation: StartConfirmationFigures? = nil, audience: DispatchAudience? = nil
     ) {
         self.id = id
         self.appIdentifier = appIdentifier
@@ -55,5 +57,6 @@ public struct DispatchRecord: Sendable, Equatable {
         self.supersededBy = supersededBy
         self.devices = devices
         self.confirmation = confirmation
+        self.audience = audience
     }
 }

@@ -4,12 +4,15 @@ import Foundation
 public struct StartTargeting: Sendable, Equatable {
     /// The ActivityAttributes type whose push-to-start tokens are used.
     public var attributesType: String
-    /// De-duplicated, in the order the request named them.
+    /// De-duplicated, in the order the request named them; empty for a start to an audience.
     public var users: [UserReference]
+    /// A start to an audience: resolved by its delivery, not here.
+    public var audience: DispatchAudience?
 
-    public init(attributesType: String, users: [UserReference]) {
+    public init(attributesType: String, users: [UserReference], audience: DispatchAudience? = nil) {
         self.attributesType = attributesType
         self.users = users
+        self.audience = audience
     }
 }
 

@@ -18,11 +18,15 @@ public struct LiveActivityController: Sendable {
     let clock: MessageClock
     /// Nil: no rate limit (for measuring what the limiter costs).
     let rateLimit: RateLimitMiddleware?
+    /// A start's `segment_id` must name one; its regular expressions are checked here too.
+    let segments: any SegmentStore
 
     public init(
         authenticator: APIKeyAuthenticator, apps: AppDirectory, dispatches: any DispatchStore, channels: any ChannelStore,
-        channelRetention: Duration, clock: MessageClock = .system, rateLimit: RateLimitMiddleware? = nil
+        segments: any SegmentStore, channelRetention: Duration, clock: MessageClock = .system,
+        rateLimit: RateLimitMiddleware? = nil
     ) {
+        self.segments = segments
         self.authenticator = authenticator
         self.apps = apps
         self.dispatches = dispatches
@@ -89,7 +93,8 @@ public struct LiveActivityController: Sendable {
             message.payload(timestamp: $0, channel: liveChannelID)
         }
         let dispatch = accepted.dispatch(event: .start, externalID: nil)
-        let targeting = StartTargeting(attributesType: message.attributesType, users: message.users)
+        let targeting = StartTargeting(
+            attributesType: message.attributesType, users: message.users, audience: try await audience(of: message, app: app))
         let outcome = try await dispatches.commitStart(dispatch, targeting: targeting, idempotency: accepted.idempotency) {
             resolution in
             let errors =
@@ -102,8 +107,25 @@ public struct LiveActivityController: Sendable {
             "live activity start accepted",
             metadata: [
                 "dispatch_id": "\(dispatch.id.lowercasedText)", "app_id": "\(accepted.app.identifier)", "users": "\(message.users.count)",
+                "audience": "\(message.targetsAudience)",
             ])
         return try MessageAcceptance.response(for: outcome)
+    }
+
+    /// A start to an audience, checked: its segment exists in the app's workspace and PostgreSQL can
+    /// compile its regular expressions. Who matches is left to the delivery.
+    private func audience(of message: LiveActivityStartRequest, app: App) async throws -> DispatchAudience? {
+        guard message.targetsAudience else { return nil }
+        if let segmentID = message.segmentID, try await segments.segment(id: segmentID, workspaceID: app.workspaceID) == nil {
+            throw APIError(
+                .badRequest, "Invalid request: unknown segment_id",
+                errors: ["no segment '\(segmentID.lowercasedText)' in this API key's workspace"])
+        }
+        if let custom = message.customAudience {
+            try await AudienceChecks.checkRegularExpressions(of: custom.audience, at: "custom_audience", with: segments)
+        }
+        return DispatchAudience(
+            attributesType: message.attributesType, customAudience: message.customAudience?.json, segmentID: message.segmentID)
     }
 
     /// What both endpoints do between finding the app and committing: read the idempotency key, and

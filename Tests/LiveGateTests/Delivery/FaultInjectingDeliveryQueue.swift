@@ -43,6 +43,10 @@ final class FaultInjectingDeliveryQueue: DeliveryQueue {
         try await base.targets(of: claimed, after: cursor, limit: limit, tokenLifetime: tokenLifetime)
     }
 
+    func segmentAudience(_ id: UUID, workspaceID: UUID) async throws -> JSONValue? {
+        try await base.segmentAudience(id, workspaceID: workspaceID)
+    }
+
     func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int {
         try await base.targetCount(of: claimed, tokenLifetime: tokenLifetime)
     }

@@ -22,6 +22,7 @@ public struct PostgresDispatchRecords: DispatchRecords {
                     ELSE d.status END AS state,
                d.created_at, d.send_at, d.completed_at, d.superseded_by,
                d.sent_count, d.failed_count, d.retried_count, d.removed_count,
+               d.attributes_type, d.audience, d.segment_id,
                c.start_sent, c.start_confirmed, c.start_unconfirmed, c.median_confirm_seconds
         """
     static let confirmationJoin = """
@@ -86,6 +87,7 @@ public struct PostgresDispatchRecords: DispatchRecords {
                 ? StartConfirmationFigures(
                     sent: try row.require("start_sent"), confirmed: try row.require("start_confirmed"),
                     unconfirmed: try row.require("start_unconfirmed"), medianSecondsToConfirm: try row.decode("median_confirm_seconds"))
-                : nil)
+                : nil,
+            audience: try ClaimStatement.audience(of: row))
     }
 }

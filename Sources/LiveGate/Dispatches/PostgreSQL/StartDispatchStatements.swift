@@ -8,6 +8,10 @@ enum StartDispatchStatements {
     static func insert(
         _ dispatch: Dispatch, targeting: StartTargeting, on connection: PostgresConnection
     ) throws -> StartResolution {
+        if let audience = targeting.audience {
+            try insertDispatch(dispatch, attributesType: targeting.attributesType, audience: audience, on: connection)
+            return StartResolution(targetCount: 0, unknownUsers: [], usersWithoutToken: [])
+        }
         let userIDs = try resolveUsers(targeting.users, workspaceID: dispatch.workspaceID, on: connection)
         let known = Array(Set(userIDs.values))
         let tokens = try connection.query(
@@ -28,17 +32,7 @@ enum StartDispatchStatements {
             targetDevices.append(try row.require("device_id"))
             targetTokens.append(try row.require("push_token"))
         }
-        try connection.query(
-            """
-            INSERT INTO dispatches (id, workspace_id, app_id, event, activity_id, payload, priority, expires_at,
-                                    send_at, next_attempt_at, attributes_type)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($9, now()), $10)
-            """,
-            [
-                dispatch.id, dispatch.workspaceID, dispatch.appID, dispatch.event.rawValue, dispatch.activityID,
-                String(decoding: dispatch.payload, as: UTF8.self), dispatch.priority.rawValue, dispatch.expiresAt,
-                dispatch.sendAt, targeting.attributesType,
-            ])
+        try insertDispatch(dispatch, attributesType: targeting.attributesType, audience: nil, on: connection)
         let inserted = try connection.query(
             """
             INSERT INTO dispatch_targets (dispatch_id, push_token, user_id, device_id)
@@ -51,6 +45,22 @@ enum StartDispatchStatements {
             targetCount: inserted.affectedRowCount,
             unknownUsers: targeting.users.filter { userIDs[$0] == nil },
             usersWithoutToken: targeting.users.filter { userIDs[$0].map { !usersWithTokens.contains($0) } ?? false })
+    }
+
+    private static func insertDispatch(
+        _ dispatch: Dispatch, attributesType: String, audience: DispatchAudience?, on connection: PostgresConnection
+    ) throws {
+        try connection.query(
+            """
+            INSERT INTO dispatches (id, workspace_id, app_id, event, activity_id, payload, priority, expires_at,
+                                    send_at, next_attempt_at, attributes_type, audience, segment_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($9, now()), $10, $11, $12)
+            """,
+            [
+                dispatch.id, dispatch.workspaceID, dispatch.appID, dispatch.event.rawValue, dispatch.activityID,
+                String(decoding: dispatch.payload, as: UTF8.self), dispatch.priority.rawValue, dispatch.expiresAt,
+                dispatch.sendAt, attributesType, audience?.customAudience?.description, audience?.segmentID,
+            ])
     }
 
     /// The user id of each reference that names an existing user.
