@@ -47,7 +47,8 @@ public func buildRouter(
     router.addRoutes(
         LiveActivityController(
             authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, channels: dependencies.channels,
-            segments: dependencies.segments, channelRetention: configuration.channelRetention, clock: dependencies.clock, rateLimit: rateLimit
+            segments: dependencies.segments, channelRetention: configuration.channelRetention, clock: dependencies.clock,
+            rateLimit: rateLimit
         ).routes)
     router.addRoutes(
         DispatchController(authenticator: authenticator, records: dependencies.dispatchRecords, stops: dependencies.stops)

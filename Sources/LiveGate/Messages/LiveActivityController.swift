@@ -117,9 +117,9 @@ public struct LiveActivityController: Sendable {
     private func audience(of message: LiveActivityStartRequest, app: App) async throws -> DispatchAudience? {
         guard message.targetsAudience else { return nil }
         if let segmentID = message.segmentID, try await segments.segment(id: segmentID, workspaceID: app.workspaceID) == nil {
-            throw APIError(
-                .badRequest, "Invalid request: unknown segment_id",
-                errors: ["no segment '\(segmentID.lowercasedText)' in this API key's workspace"])
+            let problems = ValidationProblems()
+            problems.add("segment_id '\(segmentID.lowercasedText)' is not a segment of this API key's workspace")
+            try problems.throwIfAny()
         }
         if let custom = message.customAudience {
             try await AudienceChecks.checkRegularExpressions(of: custom.audience, at: "custom_audience", with: segments)

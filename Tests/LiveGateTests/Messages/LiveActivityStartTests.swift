@@ -94,12 +94,12 @@ struct LiveActivityStartTests {
     }
 
     static let invalidBodies: [(fields: String, error: String)] = [
-        (#""segment_id":"s-1""#, "segment_id targeting is not supported yet: name the users with external_user_ids or user_aliases"),
+        (#""segment_id":"s-1""#, "segment_id must be a segment's id (a UUID), got 's-1'"),
+        (#""custom_audience":{"AND":[]}"#, "custom_audience.AND must be a non-empty array of filters or AND/OR objects, got array"),
         (
-            #""custom_audience":{"AND":[]}"#,
-            "custom_audience targeting is not supported yet: name the users with external_user_ids or user_aliases"
+            #""x":1"#,
+            "name who to start the activity for: external_user_ids, user_aliases or external_id, or an audience with custom_audience or segment_id"
         ),
-        (#""x":1"#, "name the users to start the activity for: external_user_ids, user_aliases or external_id"),
         (#""external_user_ids":[\#((0...50).map { "\"u\($0)\"" }.joined(separator: ","))]"#, "at most 50 users per start, got 51"),
         (#""external_user_ids":"fan-1""#, "external_user_ids must be an array of strings, got string"),
         (#""external_user_ids":["fan-1",""]"#, "external_user_ids[1] must be a non-empty string of at most 512 characters"),
