@@ -27,7 +27,7 @@ struct DispatchResourceTests {
                     {"dispatch_id":"\(id)","app_id":"\(api.tenant.app.identifier)","activity_id":"match-9","event":"end",
                      "external_id":"fan-7","status":"done","accepted_at":"2027-01-15T08:00:00.125Z","send_at":null,
                      "completed_at":"2027-01-15T08:00:05.250Z","superseded_by":null,
-                     "devices":{"sent":3,"failed":1,"retried":2,"removed":1},"confirmation":null,"message":"success"}
+                     "devices":{"sent":3,"failed":1,"retried":2,"removed":1},"confirmation":null,"audience":null,"message":"success"}
                     """)
         }
     }
