@@ -31,22 +31,28 @@ struct WorkspaceCommand: AsyncParsableCommand {
 
     struct SetRateLimit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "set-rate-limit", abstract: "Change a workspace's hourly request limit.")
+            commandName: "set-rate-limit",
+            abstract: "Change a workspace's hourly request limit: the message endpoints', or /users/track's.")
 
         @Argument(help: "The workspace id.") var workspaceID: UUIDArgument
         @Argument(help: "Requests per clock hour.") var limit: Int
+        @Flag(help: "Set /users/track's own limit (default 3,600,000) rather than the message endpoints'.")
+        var usersTrack = false
 
         func validate() throws {
             guard limit > 0 else { throw ValidationError("the limit must be at least 1") }
         }
 
         func run() async throws {
+            let usersTrack = usersTrack
             let found = try await withDatabase { pool, _ in
-                try await PostgresTenancyRepository(pool: pool).setRateLimit(
-                    workspaceID: workspaceID.value, rateLimitPerHour: limit)
+                let repository = PostgresTenancyRepository(pool: pool)
+                if usersTrack { return try await repository.setUsersTrackRateLimit(workspaceID: workspaceID.value, perHour: limit) }
+                return try await repository.setRateLimit(workspaceID: workspaceID.value, rateLimitPerHour: limit)
             }
             guard found else { throw CLIError("no workspace with id \(workspaceID.value.lowercasedText)") }
-            print("Workspace \(workspaceID.value.lowercasedText) now allows \(limit) requests per hour.")
+            let endpoints = usersTrack ? "/users/track" : "the message endpoints"
+            print("Workspace \(workspaceID.value.lowercasedText) now allows \(limit) requests per hour to \(endpoints).")
         }
     }
 }

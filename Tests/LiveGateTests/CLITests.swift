@@ -153,6 +153,12 @@ struct CLITests {
                 ["workspace", "set-rate-limit", workspace.id.uuidString, "77"], databaseURL: database.connectionString)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try await database.tenancy.workspace(id: workspace.id)?.rateLimitPerHour == 77)
+            let usersTrack = try await LiveGateBinary.run(
+                ["workspace", "set-rate-limit", workspace.id.uuidString, "88", "--users-track"], databaseURL: database.connectionString)
+            #expect(usersTrack.status == 0, "\(usersTrack.stderr)")
+            let changed = try await database.tenancy.workspace(id: workspace.id)
+            #expect(changed?.usersTrackRateLimitPerHour == 88)
+            #expect(changed?.rateLimitPerHour == 77)
         }
     }
 

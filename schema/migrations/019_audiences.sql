@@ -29,3 +29,34 @@ ALTER TABLE api_keys ADD CONSTRAINT api_keys_permissions_check CHECK (
                          'message_activity_log.read', 'live_activity.channels.manage', 'live_activity.read',
                          'users.track', 'segments.manage']::text[]
 );
+
+-- /users/track has an hourly limit of its own per workspace (Braze's allows 3,000 calls per 3 seconds),
+-- leased by gateways from its own windows as the message endpoints' limit is.
+ALTER TABLE workspaces ADD COLUMN users_track_rate_limit_per_hour integer NOT NULL DEFAULT 3600000
+    CHECK (users_track_rate_limit_per_hour > 0);
+CREATE TABLE users_track_rate_windows (
+    workspace_id uuid NOT NULL,
+    window_start timestamptz NOT NULL,
+    granted      integer NOT NULL CHECK (granted >= 0),
+    PRIMARY KEY (workspace_id, window_start)
+);
+CREATE FUNCTION livegate_lease_users_track_quota(p_workspace uuid, p_window timestamptz, p_wanted integer, p_limit integer)
+RETURNS TABLE (leased integer, window_total integer)
+LANGUAGE plpgsql AS $$
+DECLARE
+    current_total integer;
+    grant_now integer;
+BEGIN
+    INSERT INTO users_track_rate_windows (workspace_id, window_start, granted) VALUES (p_workspace, p_window, 0)
+        ON CONFLICT (workspace_id, window_start) DO NOTHING;
+    SELECT w.granted INTO current_total FROM users_track_rate_windows w
+        WHERE w.workspace_id = p_workspace AND w.window_start = p_window
+        FOR UPDATE;
+    grant_now := least(p_wanted, greatest(p_limit - current_total, 0));
+    IF grant_now > 0 THEN
+        UPDATE users_track_rate_windows w SET granted = w.granted + grant_now
+            WHERE w.workspace_id = p_workspace AND w.window_start = p_window;
+    END IF;
+    RETURN QUERY SELECT grant_now, current_total + grant_now;
+END
+$$;

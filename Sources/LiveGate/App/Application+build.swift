@@ -44,6 +44,14 @@ public func buildRouter(
             limits: WorkspaceLimits(repository: dependencies.tenancy, cacheTimeToLive: configuration.lookupCacheTimeToLive),
             clock: dependencies.clock)
         : nil
+    let usersTrackRateLimit =
+        configuration.rateLimiting
+        ? RateLimitMiddleware(
+            limiter: dependencies.usersTrackRateLimiter,
+            limits: WorkspaceLimits(
+                repository: dependencies.tenancy, kind: .usersTrack, cacheTimeToLive: configuration.lookupCacheTimeToLive),
+            clock: dependencies.clock)
+        : nil
     router.addRoutes(
         LiveActivityController(
             authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, channels: dependencies.channels,
@@ -65,7 +73,7 @@ public func buildRouter(
     router.addRoutes(
         PushToStartHealthController(authenticator: authenticator, apps: apps, records: dependencies.pushToStartHealth).routes)
     router.addRoutes(
-        UsersTrackController(authenticator: authenticator, attributes: dependencies.userAttributes, rateLimit: rateLimit).routes)
+        UsersTrackController(authenticator: authenticator, attributes: dependencies.userAttributes, rateLimit: usersTrackRateLimit).routes)
     router.addRoutes(SegmentController(authenticator: authenticator, segments: dependencies.segments).routes)
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)

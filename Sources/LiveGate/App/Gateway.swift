@@ -35,6 +35,7 @@ public enum Gateway {
         var services: [any Service] = [
             PostgresPoolService(pool: pool),
             QuotaReturnService(limiter: dependencies.rateLimiter),
+            QuotaReturnService(limiter: dependencies.usersTrackRateLimiter),
             QuotaReturnService(limiter: dependencies.tokenTagRateLimiter),
             ChannelManagerService(manager: dependencies.channelManager),
             HousekeepingService(

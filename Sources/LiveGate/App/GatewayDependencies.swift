@@ -20,6 +20,8 @@ public struct GatewayDependencies: Sendable {
     public var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
     public var rateLimiter: RateLimiter
+    /// `/users/track`'s own hourly limit, returned on stopping as `rateLimiter` is.
+    public var usersTrackRateLimiter: RateLimiter
     /// Each app's per-minute `/push_token_tag` quota, shared with other gateways; told to return
     /// unspent quota when the gateway stops, as `rateLimiter` is.
     public var tokenTagRateLimiter: RateLimiter
@@ -52,6 +54,7 @@ public struct GatewayDependencies: Sendable {
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter
+        self.usersTrackRateLimiter = RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .usersTrackHours))
         self.tokenTagRateLimiter =
             tokenTagRateLimiter ?? RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .appMinutes), windowSeconds: 60)
         self.channels = channels

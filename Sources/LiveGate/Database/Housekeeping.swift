@@ -46,6 +46,8 @@ public struct Housekeeping: Sendable {
         // Quota windows are needed for their hour only; an hour's grace covers clocks slightly apart.
         report.rateLimitWindows = try await deleteInBatches(
             "rate_limit_windows", where: "window_start < now() - make_interval(secs => $1)", 2 * 3600)
+        report.rateLimitWindows += try await deleteInBatches(
+            "users_track_rate_windows", where: "window_start < now() - make_interval(secs => $1)", 2 * 3600)
         // Registration windows are minutes; the same hour of grace.
         report.tokenTagWindows = try await deleteInBatches(
             "token_tag_rate_windows", where: "window_start < now() - make_interval(secs => $1)", 3600)

@@ -17,6 +17,9 @@ public struct PostgresQuotaStore: QuotaStore {
         /// Each app's per-minute quota of `/push_token_tag` registrations.
         public static let appMinutes = Windows(
             table: "token_tag_rate_windows", ownerColumn: "app_id", leaseFunction: "livegate_lease_token_tag_quota")
+        /// `/users/track`'s own hourly limit.
+        public static let usersTrackHours = Windows(
+            table: "users_track_rate_windows", ownerColumn: "workspace_id", leaseFunction: "livegate_lease_users_track_quota")
     }
 
     let pool: PostgresConnectionPool

@@ -32,6 +32,13 @@ public struct PostgresTenancyRepository: TenancyRepository {
         return rows.affectedRowCount == 1
     }
 
+    public func setUsersTrackRateLimit(workspaceID: UUID, perHour limit: Int) async throws -> Bool {
+        let rows = try await mapConstraintErrors {
+            try await pool.query("UPDATE workspaces SET users_track_rate_limit_per_hour = $2 WHERE id = $1", [workspaceID, limit])
+        }
+        return rows.affectedRowCount == 1
+    }
+
     public func createApp(
         workspaceID: UUID, name: String, identifier: String?, bundleID: String, endpoint: APNsEndpoint,
         channelsEndpointURL: String?, credentials: APNsCredentials?
@@ -80,7 +87,7 @@ public struct PostgresTenancyRepository: TenancyRepository {
         }
     }
 
-    static let workspaceColumns = "id, name, rate_limit_per_hour, created_at"
+    static let workspaceColumns = "id, name, rate_limit_per_hour, users_track_rate_limit_per_hour, created_at"
     static let appColumns = """
         id, workspace_id, app_identifier, name, bundle_id, apns_endpoint, apns_team_id, apns_key_id,
         apns_private_key, apns_channels_endpoint, sdk_auth_public_keys, sdk_auth_enforced, created_at
@@ -89,7 +96,8 @@ public struct PostgresTenancyRepository: TenancyRepository {
     static func workspace(from row: PostgresRow) throws -> Workspace {
         Workspace(
             id: try row.require("id"), name: try row.require("name"),
-            rateLimitPerHour: try row.require("rate_limit_per_hour"), createdAt: try row.require("created_at"))
+            rateLimitPerHour: try row.require("rate_limit_per_hour"),
+            usersTrackRateLimitPerHour: try row.require("users_track_rate_limit_per_hour"), createdAt: try row.require("created_at"))
     }
 
     static func app(from row: PostgresRow) throws -> App {

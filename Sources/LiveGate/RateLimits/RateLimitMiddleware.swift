@@ -27,7 +27,7 @@ public struct RateLimitMiddleware: RouterMiddleware {
             context.logger.info("rate limited", metadata: ["limit": "\(limit)"])
             throw APIError(
                 .tooManyRequests,
-                "Rate limit exceeded: this workspace may make \(limit) requests per hour to the message endpoints; retry after \(decision.retryAfter) seconds",
+                "Rate limit exceeded: this workspace may make \(limit) requests per hour to \(limits.kind.endpoints); retry after \(decision.retryAfter) seconds",
                 headers: decision.headers)
         }
         do {

@@ -6,6 +6,8 @@ public protocol TenancyRepository: Sendable {
     func createWorkspace(name: String, rateLimitPerHour: Int) async throws -> Workspace
     func workspace(id: UUID) async throws -> Workspace?
     func setRateLimit(workspaceID: UUID, rateLimitPerHour: Int) async throws -> Bool
+    /// `/users/track`'s own hourly limit.
+    func setUsersTrackRateLimit(workspaceID: UUID, perHour limit: Int) async throws -> Bool
 
     /// `identifier` nil: a new random identifier is made. `channelsEndpointURL` nil: channels are managed
     /// on the endpoint's own management host.

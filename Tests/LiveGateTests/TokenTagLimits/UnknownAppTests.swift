@@ -28,6 +28,9 @@ struct CountingTenancyRepository: TenancyRepository {
     func setRateLimit(workspaceID: UUID, rateLimitPerHour: Int) async throws -> Bool {
         try await base.setRateLimit(workspaceID: workspaceID, rateLimitPerHour: rateLimitPerHour)
     }
+    func setUsersTrackRateLimit(workspaceID: UUID, perHour limit: Int) async throws -> Bool {
+        try await base.setUsersTrackRateLimit(workspaceID: workspaceID, perHour: limit)
+    }
     func createApp(
         workspaceID: UUID, name: String, identifier: String?, bundleID: String, endpoint: APNsEndpoint,
         channelsEndpointURL: String?, credentials: APNsCredentials?
