@@ -3,10 +3,11 @@
 # (the README's run command on a fresh data folder), with every check (`--checks all`): schema-valid
 # requests must be accepted, schema-violating ones refused, every answer as documented, unknown methods
 # 405. Zero failures passes. Tests/Contract/hooks.py keeps generated values inside the rules JSON
-# Schema cannot state (an existing app_id, send_at within 7 days, since before until, a real cursor).
+# Schema cannot state (an existing app_id, send_at within 7 days, since before until, a real cursor,
+# an existing segment_id, at most 100 filters in an audience).
 # openapi.yaml links a message's answer to GET its dispatch, not to DELETE it: DELETE cancels and the
 # dispatch stays readable (status `cancelled`), which schemathesis's use-after-free check would read as
-# a deleted resource still served.
+# a deleted resource still served. A segment's creation links to its DELETE too: a deleted segment is gone.
 # Settings: LIVEGATE_CONTRACT_EXAMPLES (examples per operation, 40), LIVEGATE_CONTRACT_SEED.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,11 +24,16 @@ workspace=$(sed -n 's/^  workspace: *//p' "$log")
 bin="$(swift build --show-bin-path)/livegate"
 key=$(DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate" "$bin" key create --workspace "$workspace" \
     --name "Contract test" \
-    --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage,live_activity.read,users.track |
+    --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage,live_activity.read,users.track,segments.manage |
     tail -n 1)
 
+# A segment for the starts that name one: a start's segment_id must exist (the hooks put this one in).
+segment=$(curl -fsS -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "http://127.0.0.1:$port/segments" \
+    -d '{"name":"Contract test","audience":{"custom_attribute":{"custom_attribute_name":"team","comparison":"exists"}}}' |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["segment_id"])') || fail "POST /segments did not create the seed segment"
+
 echo "contract-test: schemathesis --checks all against http://127.0.0.1:$port" >&2
-LIVEGATE_CONTRACT_APP_ID="$app_id" SCHEMATHESIS_HOOKS="$PWD/Tests/Contract/hooks.py" \
+LIVEGATE_CONTRACT_APP_ID="$app_id" LIVEGATE_CONTRACT_SEGMENT_ID="$segment" SCHEMATHESIS_HOOKS="$PWD/Tests/Contract/hooks.py" \
     schemathesis run openapi.yaml --url "http://127.0.0.1:$port" --checks all \
     -H "Authorization: Bearer $key" \
     --max-examples "${LIVEGATE_CONTRACT_EXAMPLES:-40}" --seed "${LIVEGATE_CONTRACT_SEED:-20261124}" \

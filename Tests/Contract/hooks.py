@@ -12,6 +12,11 @@ so that "a schema-valid request was refused" means a real contract bug:
 - `cursor` must be a `next_cursor` the gateway gave: a well-formed one (any length the schema allows)
   is replaced by a real cursor (base64url of "0.1": the position before every row of the activity log
   and the channel list, and a device id on the activity resource).
+- `segment_id` on a start must name an existing segment: a well-formed one is replaced by the
+  contract test's own (LIVEGATE_CONTRACT_SEGMENT_ID), and DELETE /segments/{segment_id} never gets
+  that one (it gets a random UUID instead, a 404), so it stays for the starts.
+- an audience (a start's `custom_audience`, a segment's `audience`) holds at most 100 filters in
+  all: a longer one is cut, the last part of its longest AND/OR first, which keeps it schema-valid.
 
 Values that violate the schema are never touched, so negative cases stay negative; schemathesis
 re-validates every case after these hooks, and judges it by what is actually sent.
@@ -19,12 +24,15 @@ re-validates every case after these hooks, and judges it by what is actually sen
 import datetime
 import os
 import re
+import uuid
 
 import yaml
 
 import schemathesis
 
 APP_ID = os.environ["LIVEGATE_CONTRACT_APP_ID"]
+SEGMENT_ID = os.environ.get("LIVEGATE_CONTRACT_SEGMENT_ID")
+UUID_TEXT = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 def well_formed(value, max_length=128):
@@ -45,6 +53,31 @@ def well_formed_time(value):
     return isinstance(value, str) and DATE_TIME.fullmatch(value) is not None
 
 
+def filters(audience):
+    """How many custom_attribute filters a connected audience object holds."""
+    if not isinstance(audience, dict) or len(audience) != 1:
+        return 0
+    (key, value), = audience.items()
+    if key in ("AND", "OR") and isinstance(value, list):
+        return sum(filters(part) for part in value)
+    return 1 if key == "custom_attribute" else 0
+
+
+def and_or_arrays(audience):
+    if isinstance(audience, dict) and len(audience) == 1:
+        (key, value), = audience.items()
+        if key in ("AND", "OR") and isinstance(value, list):
+            yield value
+            for part in value:
+                yield from and_or_arrays(part)
+
+
+def at_most_100_filters(audience):
+    """Every AND/OR keeps at least one part, and the depth and the filters left are unchanged."""
+    while filters(audience) > 100:
+        max(and_or_arrays(audience), key=len).pop()
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     body = case.body if isinstance(case.body, dict) else None
@@ -54,6 +87,15 @@ def before_call(ctx, case, **kwargs):
         if well_formed_time(body.get("send_at")):
             soon = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
             body["send_at"] = soon.strftime("%Y-%m-%dT%H:%M:%SZ")
+        for field in ("custom_audience", "audience"):
+            if isinstance(body.get(field), dict):
+                at_most_100_filters(body[field])
+        segment_id = body.get("segment_id")
+        if SEGMENT_ID and isinstance(segment_id, str) and UUID_TEXT.fullmatch(segment_id):
+            body["segment_id"] = SEGMENT_ID
+    path = case.path_parameters if isinstance(case.path_parameters, dict) else None
+    if SEGMENT_ID and path is not None and str(path.get("segment_id", "")).lower() == SEGMENT_ID:
+        path["segment_id"] = str(uuid.uuid4())
     query = case.query if isinstance(case.query, dict) else None
     if query is not None:
         if well_formed(query.get("app_id"), max_length=256):

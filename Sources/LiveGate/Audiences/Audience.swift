@@ -30,6 +30,7 @@ public struct AttributeFilter: Sendable, Equatable {
 public enum AttributeComparison: Sendable, Equatable {
     case equals(AttributeScalar)
     case notEqual(AttributeScalar)
+    /// PostgreSQL's regular expressions, matched regardless of case as Braze's are.
     case matchesRegex(String)
     case doesNotMatchRegex(String)
     case greaterThan(Double)

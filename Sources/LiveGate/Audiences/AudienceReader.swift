@@ -173,7 +173,7 @@ struct AudienceReader {
 extension AttributeComparison {
     /// Braze's names, as the 400 lists them.
     static let names = [
-        "equals", "not_equal", "matches_regex", "does_not_match_regex", "greater_than", "greater_than_or_equal_to",
+        "equals", "not_equal", "does_not_equal", "matches_regex", "does_not_match_regex", "greater_than", "greater_than_or_equal_to",
         "less_than", "less_than_or_equal_to", "less_than_x_days_ago", "greater_than_x_days_ago",
         "less_than_x_days_in_the_future", "greater_than_x_days_in_the_future", "after", "before", "includes_value",
         "does_not_include_value", "exists", "does_not_exist",

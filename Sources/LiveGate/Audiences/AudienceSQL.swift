@@ -31,8 +31,9 @@ struct AudienceSQL {
         switch filter.comparison {
         case .equals(let value): return having(equal(value))
         case .notEqual(let value): return "NOT " + having(equal(value))
-        case .matchesRegex(let pattern): return having("a.kind = 'string' AND a.string_value ~ \(bind(pattern))")
-        case .doesNotMatchRegex(let pattern): return "NOT " + having("a.kind = 'string' AND a.string_value ~ \(bind(pattern))")
+        // Case-insensitive, as Braze's regular expressions are.
+        case .matchesRegex(let pattern): return having("a.kind = 'string' AND a.string_value ~* \(bind(pattern))")
+        case .doesNotMatchRegex(let pattern): return "NOT " + having("a.kind = 'string' AND a.string_value ~* \(bind(pattern))")
         case .greaterThan(let number): return having("a.kind = 'number' AND a.number_value > \(bind(number))::float8")
         case .greaterThanOrEqual(let number): return having("a.kind = 'number' AND a.number_value >= \(bind(number))::float8")
         case .lessThan(let number): return having("a.kind = 'number' AND a.number_value < \(bind(number))::float8")

@@ -128,12 +128,12 @@ enum DeliveryLogEntries {
             externalID: dispatch.externalID)
     }
 
-    /// A start to a segment deleted before (or while) it was delivered.
+    /// A start to a segment deleted before its delivery read the segment (when it began, or resumed).
     static func segmentGone(_ dispatch: Dispatch, segmentID: UUID) -> ActivityLogEntry {
         ActivityLogEntry(
             type: .other,
             message:
-                "The start's segment \(segmentID.lowercasedText) was deleted before the start reached everyone in it; the rest was not sent.",
+                "The start's segment \(segmentID.lowercasedText) was deleted before the start was delivered to it; nothing more was sent.",
             activityID: dispatch.activityID, dispatchID: dispatch.id, externalID: nil)
     }
 

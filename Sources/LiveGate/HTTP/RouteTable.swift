@@ -35,9 +35,11 @@ public final class RouteTable: Sendable {
         return methods(forPath: path).contains(method)
     }
 
-    /// The methods of every route whose pattern `path` falls under; empty when none does. Asked on the
-    /// way to a 404 and for paths with parameters, so a walk over every route is cheap enough.
+    /// The methods of every route whose pattern `path` falls under; empty when none does. A fixed route
+    /// naming the path exactly is the path's only route (`/segments/list`, not `/segments/{segment_id}`).
+    /// Asked on the way to a 404 and for paths with parameters, so a walk over every route is cheap enough.
     public func methods(forPath path: String) -> Set<HTTPRequest.Method> {
+        if let methods = fixedRoutes.withLockedValue({ $0[path] }) { return methods }
         let components = path.split(separator: "/")
         return routes.withLockedValue { routes in
             routes.values.reduce(into: []) { methods, route in

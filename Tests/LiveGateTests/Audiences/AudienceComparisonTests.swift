@@ -49,6 +49,8 @@ struct AudienceComparisonTests {
             (filter("team", "equals", #""lions""#), ["lion-fan"]),
             (filter("team", "not_equal", #""lions""#), ["bear-fan", "newcomer", "odd-types"]),
             (filter("team", "matches_regex", #""^li""#), ["lion-fan"]),
+            (filter("team", "matches_regex", #""^LI|^B""#), ["lion-fan", "bear-fan"]),
+            (filter("team", "does_not_equal", #""lions""#), ["bear-fan", "newcomer", "odd-types"]),
             (filter("team", "does_not_match_regex", #""^li""#), ["bear-fan", "newcomer", "odd-types"]),
             (filter("team", "exists"), ["lion-fan", "bear-fan", "odd-types"]),
             (filter("team", "does_not_exist"), ["newcomer"]),

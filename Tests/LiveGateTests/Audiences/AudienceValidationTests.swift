@@ -25,7 +25,7 @@ struct AudienceValidationTests {
         (
             #""custom_audience":{"AND":[\#(filter("equals", #""a""#)),{"OR":[\#(filter("sounds_like", #""a""#))]}]}"#,
             "custom_audience.AND[1].OR[0].custom_attribute.comparison 'sounds_like' is not a comparison: use one of "
-                + "equals, not_equal, matches_regex, does_not_match_regex, greater_than, greater_than_or_equal_to, less_than, "
+                + "equals, not_equal, does_not_equal, matches_regex, does_not_match_regex, greater_than, greater_than_or_equal_to, less_than, "
                 + "less_than_or_equal_to, less_than_x_days_ago, greater_than_x_days_ago, less_than_x_days_in_the_future, "
                 + "greater_than_x_days_in_the_future, after, before, includes_value, does_not_include_value, exists, does_not_exist"
         ),

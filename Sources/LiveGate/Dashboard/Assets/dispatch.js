@@ -224,6 +224,7 @@
       external_id: dispatch.external_id
         ? [textOrNone(dispatch.external_id)]
         : [none(), element('span', { className: 'muted', text: ' every device of the activity' })],
+      audience: audienceCells(dispatch.audience),
       accepted_at: timeWithUTC(dispatch.accepted_at),
       send_at: dispatch.send_at ? timeWithUTC(dispatch.send_at) : [element('span', { className: 'muted', text: 'at once' })],
       completed_at: dispatch.completed_at
@@ -249,6 +250,19 @@
     }
     $('cancel-dispatch').hidden = !unfinished;
     $('dispatch-section').hidden = false;
+  }
+
+  // A start to an audience: its segment and its custom_audience as given, evaluated when delivered.
+  function audienceCells(audience) {
+    if (!audience || typeof audience !== 'object') return [none()];
+    const cells = [];
+    if (audience.segment_id) cells.push(element('span', { text: 'segment ' }), element('span', { className: 'mono', text: String(audience.segment_id) }));
+    if (audience.custom_audience) {
+      if (cells.length) cells.push(element('span', { className: 'muted', text: ' and ' }));
+      cells.push(element('code', { className: 'mono', text: JSON.stringify(audience.custom_audience) }));
+    }
+    cells.push(element('span', { className: 'muted', text: ' · users with a push-to-start token for ' + String(audience.activity_attributes_type) }));
+    return cells;
   }
 
   function renderEntries(entries) {
