@@ -7,7 +7,9 @@
 # an existing segment_id, at most 100 filters in an audience).
 # openapi.yaml links a message's answer to GET its dispatch, not to DELETE it: DELETE cancels and the
 # dispatch stays readable (status `cancelled`), which schemathesis's use-after-free check would read as
-# a deleted resource still served. A segment's creation links to its DELETE too: a deleted segment is gone.
+# a deleted resource still served. A segment's creation links to GET it only, and links are not inferred
+# (Tests/Contract/schemathesis.toml): schemathesis's check that a created resource can be read does not
+# follow a DELETE run between the two.
 # Settings: LIVEGATE_CONTRACT_EXAMPLES (examples per operation, 40), LIVEGATE_CONTRACT_SEED.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +36,7 @@ segment=$(curl -fsS -H "Authorization: Bearer $key" -H 'Content-Type: applicatio
 
 echo "contract-test: schemathesis --checks all against http://127.0.0.1:$port" >&2
 LIVEGATE_CONTRACT_APP_ID="$app_id" LIVEGATE_CONTRACT_SEGMENT_ID="$segment" SCHEMATHESIS_HOOKS="$PWD/Tests/Contract/hooks.py" \
-    schemathesis run openapi.yaml --url "http://127.0.0.1:$port" --checks all \
+    schemathesis --config-file Tests/Contract/schemathesis.toml run openapi.yaml --url "http://127.0.0.1:$port" --checks all \
     -H "Authorization: Bearer $key" \
     --max-examples "${LIVEGATE_CONTRACT_EXAMPLES:-40}" --seed "${LIVEGATE_CONTRACT_SEED:-20261124}" \
     --no-color --suppress-health-check all

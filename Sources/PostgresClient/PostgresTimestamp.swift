@@ -3,8 +3,12 @@ import Foundation
 
 /// Reads and writes `timestamptz` text in the ISO style the client sets on every connection (UTC).
 public enum PostgresTimestamp {
+    /// 0001-01-01T00:00:00Z: PostgreSQL has no year 0 (ISO 8601's 1 BC), so an earlier instant is
+    /// written as this one rather than as a literal the server refuses.
+    public static let earliest = Date(timeIntervalSince1970: -62_135_596_800)
+
     public static func format(_ date: Date) -> String {
-        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let microseconds = Int64((max(date, earliest).timeIntervalSince1970 * 1_000_000).rounded())
         return UTCTimestamp.format(microseconds, unitsPerSecond: 1_000_000, separator: UInt8(ascii: " "), zone: "+00")
     }
 

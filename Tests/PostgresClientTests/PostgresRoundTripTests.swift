@@ -102,4 +102,14 @@ struct PostgresRoundTripTests {
             #expect(try rows[0].require("c", as: Date.self).timeIntervalSince1970 == -1)
         }
     }
+
+    /// ISO 8601 has a year 0 (1 BC), PostgreSQL does not: such an instant is bound as the earliest it
+    /// can write, never as a literal the server refuses.
+    @Test func anInstantBeforeYearOneIsBoundAsYearOne() async throws {
+        try await TestDatabase.with(migrated: false) { database in
+            let yearZero = Date(timeIntervalSince1970: -62_167_219_200)
+            let rows = try await database.pool.query("SELECT $1::timestamptz AS t", [yearZero])
+            #expect(try rows[0].require("t", as: Date.self) == PostgresTimestamp.earliest)
+        }
+    }
 }

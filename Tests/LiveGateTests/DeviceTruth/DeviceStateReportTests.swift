@@ -48,6 +48,21 @@ struct DeviceStateReportTests {
         }
     }
 
+    /// ISO 8601's year 0 is valid JSON input; PostgreSQL has no year 0, so it is kept as year 1.
+    @Test func aReportFromYearZeroIsStoredAsTheEarliestInstant() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant()
+            try await TestGateway.app(database).test(.router) { client async throws in
+                let response = try await client.reportState(
+                    tenant, device: "iphone-1", state: "active", extra: #","reported_at":"0000-01-01T00:00:00Z""#)
+                #expect(response.status == .created, "\(response.text)")
+            }
+            let reportedAt: Date = try await database.pool.query(
+                "SELECT reported_at FROM activity_device_states WHERE device_id = 'iphone-1'")[0].require("reported_at")
+            #expect(reportedAt == PostgresTimestamp.earliest)
+        }
+    }
+
     @Test func anOlderReportArrivingLateChangesNothing() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
