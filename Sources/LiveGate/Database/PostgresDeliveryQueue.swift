@@ -55,8 +55,14 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     )
         async throws -> [FanoutTarget]
     {
-        try await pool.withConnection { connection in
-            try FanoutStatements.page(claimed, after: cursor, limit: limit, tokenLifetime: tokenLifetime, on: connection)
+        guard claimed.audience != nil else {
+            return try await pool.withConnection { connection in
+                try FanoutStatements.page(claimed, after: cursor, limit: limit, tokenLifetime: tokenLifetime, on: connection)
+            }
+        }
+        return try await pool.transaction { connection in
+            try AudienceFanoutStatements.serialPlans(on: connection)
+            return try FanoutStatements.page(claimed, after: cursor, limit: limit, tokenLifetime: tokenLifetime, on: connection)
         }
     }
 

@@ -88,7 +88,9 @@ struct DispatchDelivery: Sendable {
 
     /// Two pages overlap: the next page's pushes start while the current page's last answers are still
     /// coming, so pushes in flight do not drain to zero at every page boundary. Pages are recorded in
-    /// order, each once all its answers are in.
+    /// order, each once all its answers are in. The page after those two is read while the first is
+    /// recorded, so reading a page (an audience's costs more than a tag's) is off the path between two
+    /// pages' sends.
     /// A dispatch whose broadcast reached its channel logs no "no token registered" entry: its devices
     /// may all be subscribers of the channel.
     private func fanOut(
@@ -109,10 +111,18 @@ struct DispatchDelivery: Sendable {
         var sending = startSending(first, of: dispatch, to: destination)
         var sendingPage = first
         var sendingEnd = firstEnd
+        // Read ahead; a delivery that ends first drops it (a read, nothing to undo).
+        var prefetched: Task<[FanoutTarget], any Error>?
+        defer { prefetched?.cancel() }
         while true {
             let following: [FanoutTarget]
             do {
-                following = try await nextPage(claimed, after: sendingEnd)
+                if let ahead = prefetched {
+                    prefetched = nil
+                    following = try await ahead.value
+                } else {
+                    following = try await nextPage(claimed, after: sendingEnd)
+                }
             } catch {
                 _ = await sending.value
                 throw error
@@ -127,6 +137,9 @@ struct DispatchDelivery: Sendable {
                 }
             }
             let next = goOn ? startSending(following, of: dispatch, to: destination) : nil
+            if next != nil, following.count >= settings.pageSize, let followingEnd = following.last?.cursor {
+                prefetched = Task { try await nextPage(claimed, after: followingEnd) }
+            }
             let outcome = await outcomeOnceAPNsIsBack(
                 await sending.value, page: sendingPage, overlapping: next, of: dispatch, to: destination)
             if let ending = try await settle(outcome, claimed, pageStart: cursor) {
