@@ -22,6 +22,12 @@ ALTER TABLE dispatches
 -- The audience fan-out's keyset: a type's push-to-start tokens in id order.
 CREATE INDEX push_to_start_tokens_fanout_idx ON push_to_start_tokens (app_id, attributes_type, id);
 
+-- An audience is evaluated by probing each candidate's attributes by (user, name): the primary key carries
+-- the scalar values too, so a probe reads the index alone (an index-only scan), not the table's page as
+-- well. Arrays stay out (a probe for includes_value reads the row).
+ALTER TABLE user_attributes DROP CONSTRAINT user_attributes_pkey;
+ALTER TABLE user_attributes ADD PRIMARY KEY (user_id, name) INCLUDE (kind, string_value, number_value, boolean_value, time_value);
+
 -- Keys that may manage segments (`segments.manage`).
 ALTER TABLE api_keys DROP CONSTRAINT api_keys_permissions_check;
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_permissions_check CHECK (
