@@ -62,7 +62,7 @@ public struct SegmentController: Sendable {
             if let value = Int(text), (0...100_000).contains(value) {
                 page = value
             } else {
-                query.problem("page must be a whole number from 0")
+                query.problem("page must be a whole number from 0 to 100000")
             }
         }
         let direction = query.text("sort_direction") ?? "asc"

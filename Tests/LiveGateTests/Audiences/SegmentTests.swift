@@ -122,6 +122,10 @@ struct SegmentTests {
                 #expect(delete.status == .notFound)
                 let list = try await client.execute(uri: "/segments/list", method: .get, headers: .bearer(other.secret), body: nil)
                 #expect(list.text == #"{"segments":[],"message":"success"}"#)
+                let badPage = try await client.execute(
+                    uri: "/segments/list?page=100001&sort_direction=up", method: .get, headers: .bearer(other.secret), body: nil)
+                #expect(badPage.status == .badRequest)
+                #expect(badPage.errors == ["page must be a whole number from 0 to 100000", "sort_direction must be asc or desc"])
                 let start = try await client.post(
                     "/messages/live_activity/start",
                     #"{"app_id":"\#(other.app.identifier)","activity_id":"m","activity_attributes_type":"MatchAttributes","activity_attributes":{},"segment_id":"\#(segment)","notification":{"alert":{"title":"t","body":"b"}}}"#,
