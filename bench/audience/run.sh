@@ -155,16 +155,6 @@ matching=$(sql "SELECT count(*) FROM activity_tokens WHERE app_id = '$app_uuid' 
 [ "$(sql "SELECT count(*) FROM push_to_start_tokens WHERE app_id = '$app_uuid'")" = "$users" ] || fail "not one push-to-start token per user"
 
 gateway_port=$(free_port)
-pg_postmaster=$(head -n 1 "$pg_data/postmaster.pid")
-# PostgreSQL's CPU so far: the postmaster's own and its exited children's, and each live child's.
-pg_cpu_ms() {
-    local total=0 pid
-    total=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13 + $14 + $15) * 1000 / hz) }' "/proc/$pg_postmaster/stat")
-    for pid in $(pgrep -P "$pg_postmaster"); do
-        total=$((total + $(cpu_ms "$pid" 2>/dev/null || echo 0)))
-    done
-    echo "$total"
-}
 # The whole machine's busy CPU so far (every process, ours or not: the machine may be shared).
 machine_cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print int(($2 + $3 + $4 + $7 + $8 + $9) * 1000 / hz) }' /proc/stat; }
 status_kib() { awk -v field="$1:" '$1 == field { print $2 }' "/proc/$gateway_pid/status"; }

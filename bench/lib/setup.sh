@@ -130,6 +130,18 @@ bench_stop() {
 # cpu_ms PID: the process's CPU time so far (user + system), in milliseconds.
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }
 
+# pg_cpu_ms: the benchmark's PostgreSQL's CPU time so far (after bench_database), in milliseconds: the
+# postmaster's own and its exited children's, and each live child's.
+pg_cpu_ms() {
+    local postmaster total pid
+    postmaster=$(head -n 1 "$pg_data/postmaster.pid")
+    total=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13 + $14 + $15) * 1000 / hz) }' "/proc/$postmaster/stat")
+    for pid in $(pgrep -P "$postmaster"); do
+        total=$((total + $(cpu_ms "$pid" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+
 # best: the highest of the numbers on standard input (spaces or lines between them).
 best() { tr ' ' '\n' | grep . | sort -n | tail -n 1; }
 

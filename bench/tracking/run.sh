@@ -85,16 +85,6 @@ sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
 sql "VACUUM ANALYZE activity_tokens" >/dev/null
 
 gateway_port=$(free_port)
-pg_postmaster=$(head -n 1 "$pg_data/postmaster.pid")
-# PostgreSQL's CPU so far: the postmaster's own and its exited children's, and each live child's.
-pg_cpu_ms() {
-    local total=0 pid
-    total=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13 + $14 + $15) * 1000 / hz) }' "/proc/$pg_postmaster/stat")
-    for pid in $(pgrep -P "$pg_postmaster"); do
-        total=$((total + $(cpu_ms "$pid" 2>/dev/null || echo 0)))
-    done
-    echo "$total"
-}
 
 # phase_start NAME [VAR=value...]: a clean table and simulator, and a gateway with that environment.
 phase_start() {

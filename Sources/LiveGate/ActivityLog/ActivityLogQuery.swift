@@ -28,9 +28,6 @@ public struct ActivityLogQuery: Sendable, Equatable {
         "app_id", "type", "activity_id", "external_id", "dispatch_id", "since", "until", "limit", "cursor",
     ]
 
-    /// 0001-01-01T00:00:00Z.
-    static let earliestStorableTime = Date(timeIntervalSince1970: -62_135_596_800)
-
     /// Parses the query string (form-encoded); throws a 400 that names every bad parameter.
     static func parse(_ queryString: String?) throws -> ActivityLogQuery {
         var parameters = QueryParameters(queryString, allowed: Self.parameters)
@@ -66,11 +63,9 @@ public struct ActivityLogQuery: Sendable, Equatable {
         if let since = query.since, let until = query.until, since >= until {
             parameters.problem("since must be before until")
         }
+        // A bound before year 1 (ISO 8601's year 0, which the pattern in openapi.yaml allows) is bound
+        // as year 1 (`PostgresTimestamp`): no entry is that old.
         try parameters.throwIfAny()
-        // PostgreSQL has no year 0 (1 BC), which ISO 8601 and the pattern in openapi.yaml allow: no
-        // entry is that old, so a bound before year 1 is year 1, after the order was checked.
-        query.since = query.since.map { max($0, Self.earliestStorableTime) }
-        query.until = query.until.map { max($0, Self.earliestStorableTime) }
         return query
     }
 }

@@ -36,12 +36,8 @@ enum AudienceFanoutStatements {
         _ claimed: ClaimedDispatch, audience: Audience, after cursor: Int64, limit: Int, on connection: PostgresConnection
     ) throws -> [FanoutTarget] {
         let targets = targets(of: claimed, audience: audience, after: cursor, limit: limit)
-        let rows = try connection.query(
-            "SELECT t.id, t.push_token, u.external_id \(targets.sql) ORDER BY t.id LIMIT $4", targets.parameters)
-        return try rows.compactMap { row in
-            guard let token = PushToken(hex: try row.require("push_token")) else { return nil }
-            return FanoutTarget(cursor: try row.require("id"), token: token, externalID: try row.decode("external_id"))
-        }
+        return try FanoutStatements.targets(
+            from: connection.query("SELECT t.id, t.push_token, u.external_id \(targets.sql) ORDER BY t.id LIMIT $4", targets.parameters))
     }
 
     static func count(_ claimed: ClaimedDispatch, audience: Audience, on connection: PostgresConnection) throws -> Int {

@@ -79,8 +79,12 @@ enum FanoutStatements {
             return try AudienceFanoutStatements.page(claimed, audience: audience, after: cursor, limit: limit, on: connection)
         }
         let targets = targets(of: claimed, after: cursor, tokenLifetime: tokenLifetime)
-        let rows = try connection.query(targets.page, targets.parameters + [limit])
-        return try rows.compactMap { row in
+        return try Self.targets(from: connection.query(targets.page, targets.parameters + [limit]))
+    }
+
+    /// A page's rows (`id`, `push_token`, `external_id`) as targets.
+    static func targets(from rows: PostgresRows) throws -> [FanoutTarget] {
+        try rows.compactMap { row in
             // The tables only hold valid hex; a row that is not is skipped rather than stalling the fan-out.
             guard let token = PushToken(hex: try row.require("push_token")) else { return nil }
             return FanoutTarget(cursor: try row.require("id"), token: token, externalID: try row.decode("external_id"))

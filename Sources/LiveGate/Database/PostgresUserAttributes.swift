@@ -101,9 +101,6 @@ public struct PostgresUserAttributes: UserAttributesStore {
 
 /// Parallel arrays of the attributes a statement sets, one row per attribute.
 struct AttributeRows {
-    /// 0001-01-01T00:00:00Z.
-    static let earliestStorableTime = Date(timeIntervalSince1970: -62_135_596_800)
-
     var names: [String] = []
     var kinds: [String] = []
     var strings: [String] = []
@@ -119,8 +116,8 @@ struct AttributeRows {
         case .number(let value): (kind, number) = ("number", String(value))
         case .boolean(let value): (kind, boolean) = ("boolean", String(value))
         case .time(let date, let text):
-            // PostgreSQL has no year 0 (1 BC), which ISO 8601 allows: such a time is stored as year 1.
-            (kind, string, time) = ("time", text, PostgresTimestamp.format(max(date, Self.earliestStorableTime)))
+            // ISO 8601's year 0, which PostgreSQL lacks, is written as year 1 (`PostgresTimestamp`).
+            (kind, string, time) = ("time", text, PostgresTimestamp.format(date))
         case .array(let values):
             kind = "array"
             array = String(decoding: (try? JSONSerialization.data(withJSONObject: values)) ?? Data("[]".utf8), as: UTF8.self)

@@ -18,12 +18,7 @@ struct AudienceDeliveryTests {
     static let lionsFans = 1_500
 
     /// Slow answers and few pushes in flight stretch one fan-out over a few seconds.
-    static var slowSettings: DeliverySettings {
-        var settings = DeliveryHarness.testSettings
-        settings.pageSize = 200
-        settings.maximumPushesInFlight = 64
-        return settings
-    }
+    static var slowSettings: DeliverySettings { SupersessionDeliveryTests.slowSettings }
 
     static func seedSlowFans(_ harness: DeliveryHarness) async throws {
         try await harness.insertFans(fans, lionsEvery: 2)

@@ -11,17 +11,35 @@ import UUIDText
 /// `external_id`; an `end` is never superseded by an `update`; a `start` neither supersedes nor is
 /// superseded. Supersession is transitive, so the newest covering dispatch is the one recorded.
 enum SupersessionStatement {
+    /// Which older dispatches of the same activity a newer one `n` covers: `newer` filters the newer
+    /// rows, `older` the candidates `older` for each.
+    struct Covering {
+        var newer: String
+        var older: String
+
+        /// Updates and ends, by the rule above.
+        static let updatesAndEnds = Covering(
+            newer: "n.event <> 'start'",
+            older: """
+                older.event <> 'start' AND (n.event = 'end' OR older.event = 'update')
+                                  AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
+                """)
+    }
+
     /// An `UPDATE … RETURNING id, superseded_by` marking what the rows of `newer` (a CTE or subquery
-    /// with `id, app_id, activity_id, event, external_id`; `''` or NULL for the whole tag) supersede.
-    /// `olderCondition` says which candidates `older` are older than `n`; `newest` orders the newer rows
-    /// newest first, so each older dispatch records the newest one covering it.
+    /// with `id, app_id, activity_id`, and the columns `covering` reads: for updates and ends `event` and
+    /// `external_id`, `''` or NULL for the whole tag) supersede. `olderCondition` says which candidates
+    /// `older` are older than `n`; `newest` orders the newer rows newest first, so each older dispatch
+    /// records the newest one covering it.
     ///
     /// The older dispatches are looked up per newer row, by activity (LATERAL, and OFFSET 0 so that the
     /// planner cannot flatten it into a plain join): the statements are prepared, and a plan left free
     /// to join the other way round (every unfinished dispatch, then the
     /// newer rows for each) was once chosen from a count of 15 unfinished dispatches and ran for
     /// seconds against 5,000.
-    static func supersede(olderThanRowsOf newer: String, newest: String, olderCondition: String) -> String {
+    static func supersede(
+        olderThanRowsOf newer: String, newest: String, olderCondition: String, covering: Covering = .updatesAndEnds
+    ) -> String {
         """
         UPDATE dispatches o
             SET superseded_by = s.newer_id,
@@ -35,11 +53,10 @@ enum SupersessionStatement {
                     WHERE older.app_id = n.app_id AND older.activity_id = n.activity_id
                       AND older.completed_at IS NULL AND older.superseded_by IS NULL
                       AND older.cancel_requested_at IS NULL AND older.id <> n.id
-                      AND older.event <> 'start' AND (n.event = 'end' OR older.event = 'update')
-                      AND (coalesce(n.external_id, '') = '' OR older.external_id = n.external_id)
+                      AND \(covering.older)
                       AND \(olderCondition)
                     OFFSET 0) older
-                WHERE n.event <> 'start'
+                WHERE \(covering.newer)
                 ORDER BY older.id, \(newest)
             ) s
             WHERE o.id = s.id AND o.superseded_by IS NULL AND o.status IN ('pending', 'delivering')
@@ -71,17 +88,30 @@ enum SupersessionStatement {
                        AND d.status = 'delivering' AND d.id <> ALL($1::uuid[])
                      OFFSET 0) d)
                 """,
-            newest: "coalesce(n.send_at, n.created_at) DESC, n.sequence DESC",
-            olderCondition: """
-                (coalesce(older.send_at, older.created_at), older.sequence)
-                    < (coalesce(n.send_at, n.created_at), n.sequence)
-                """))
+            newest: tookEffectLast, olderCondition: tookEffectBefore))
+
+    /// Newest first by when each takes effect: its send time, then its acceptance order.
+    static let tookEffectLast = "coalesce(n.send_at, n.created_at) DESC, n.sequence DESC"
+    /// `older` took effect before `n`.
+    static let tookEffectBefore = """
+        (coalesce(older.send_at, older.created_at), older.sequence)
+            < (coalesce(n.send_at, n.created_at), n.sequence)
+        """
 
     /// Runs `onClaim` for `claimed`; returns each dispatch it superseded with the one that did.
     static func supersede(byClaimed claimed: [UUID], on connection: PostgresConnection) throws -> [UUID: UUID] {
+        try run(onClaim, byClaimed: claimed, on: connection)
+    }
+
+    /// Runs a statement built by `supersede(olderThanRowsOf:…)` whose `$1` is the claimed dispatches.
+    static func run(
+        _ statement: PostgresStatement, byClaimed claimed: [UUID], on connection: PostgresConnection
+    ) throws
+        -> [UUID: UUID]
+    {
         guard !claimed.isEmpty else { return [:] }
         var superseded: [UUID: UUID] = [:]
-        for row in try connection.query(onClaim, [claimed.map(\.lowercasedText)]) {
+        for row in try connection.query(statement, [claimed.map(\.lowercasedText)]) {
             superseded[try row.require("id")] = try row.require("superseded_by")
         }
         return superseded
