@@ -12,10 +12,10 @@ enum TestGateway {
     static func app(
         _ database: TestDatabase, configuration: GatewayConfiguration = .init(),
         clock: MessageClock = .system, logger: Logger = .quiet, doorbell: DeliveryDoorbell? = nil,
-        stops: DispatchStopSignals? = nil, dispatchCommit: DispatchCommitSettings = .init()
+        stops: DispatchStopSignals? = nil, dispatchCommit: DispatchCommitSettings = .init(), handoff: DeliveryHandoff? = nil
     ) -> some ApplicationProtocol {
         var dependencies = GatewayDependencies.postgres(
-            pool: database.pool, dispatchCommit: dispatchCommit, doorbell: doorbell, stops: stops)
+            pool: database.pool, dispatchCommit: dispatchCommit, doorbell: doorbell, stops: stops, handoff: handoff)
         dependencies.clock = clock
         return buildApplication(
             configuration: configuration, dependencies: dependencies, logger: logger,

@@ -24,11 +24,13 @@ public enum Gateway {
         logger.info("APNs connections", metadata: connectionMetadata(transport: transport, delivery: settings.delivery))
         let doorbell = DeliveryDoorbell()
         let stops = DispatchStopSignals()
+        // Updates committed here go to this gateway's engine without a claim.
+        let handoff = settings.deliveryEnabled ? DeliveryHandoff(doorbell: doorbell, stops: stops) : nil
         // One provider token per key for pushes, broadcasts and channel management: APNs refuses
         // tokens of one key that change too often.
         let providerTokens = ProviderTokenCache()
         let dependencies = GatewayDependencies.postgres(
-            pool: pool, dispatchCommit: settings.dispatchCommit, doorbell: doorbell, stops: stops,
+            pool: pool, dispatchCommit: settings.dispatchCommit, doorbell: doorbell, stops: stops, handoff: handoff,
             channelManager: APNsChannelManager(tokens: providerTokens, transport: transport))
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
         // stops, unspent quota goes back, then the pool closes.
@@ -57,7 +59,7 @@ public enum Gateway {
                     tenancy: dependencies.tenancy, sender: APNsSender(tokens: providerTokens, transport: transport),
                     settings: settings.delivery, doorbell: doorbell, stops: stops, logger: logger,
                     // Its own connection: a crash ends the session, and other gateways take over at once.
-                    session: PostgresWorkerSession(configuration: settings.database)))
+                    session: PostgresWorkerSession(configuration: settings.database), handoff: handoff))
         }
         return buildApplication(configuration: configuration, dependencies: dependencies, logger: logger, services: services)
     }

@@ -65,15 +65,17 @@ public struct GatewayDependencies: Sendable {
 
     /// The PostgreSQL-backed repositories over one pool; `doorbell` wakes this process's delivery engine
     /// after each commit, and `stops` tells its deliveries at once when a commit or a `DELETE` here
-    /// supersedes or cancels one of them.
+    /// supersedes or cancels one of them; `handoff` hands it the updates group commit writes leased to it.
     public static func postgres(
         pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil,
-        stops: DispatchStopSignals? = nil, channelManager: APNsChannelManager = APNsChannelManager()
+        stops: DispatchStopSignals? = nil, handoff: DeliveryHandoff? = nil,
+        channelManager: APNsChannelManager = APNsChannelManager()
     ) -> GatewayDependencies {
         GatewayDependencies(
             pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
             tokens: PostgresTokenRegistry(pool: pool),
-            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, doorbell: doorbell, stops: stops),
+            dispatches: PostgresDispatchStore(
+                pool: pool, commitSettings: dispatchCommit, doorbell: doorbell, stops: stops, handoff: handoff),
             activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)),
             channels: PostgresChannelStore(pool: pool), channelManager: channelManager,
             dispatchRecords: PostgresDispatchRecords(pool: pool), stops: stops)

@@ -131,6 +131,9 @@ enum FanoutStatements {
     static func recordAnswers(_ answers: [DeviceAnswer], ofStart isStart: Bool, on connection: PostgresConnection) throws {
         guard !answers.isEmpty else { return }
         if isStart { return try StartConfirmationStatements.recordAnswers(answers, on: connection) }
+        // Rows are locked in token order, whichever batch writes them: two batches answering the same
+        // devices (updates to the same activities, recorded at once) cannot deadlock.
+        let answers = answers.sorted { $0.cursor < $1.cursor }
         let (dispatches, positions) = DeviceAnswer.dispatches(of: answers)
         try connection.query(
             """

@@ -69,6 +69,11 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
         return Set(try rows.map { try $0.require("id", as: UUID.self) })
     }
 
+    public func supersedeOnHandover(_ ids: [UUID]) async throws -> [UUID: UUID] {
+        guard supersedes, !ids.isEmpty else { return [:] }
+        return try await pool.withConnection { try SupersessionStatement.supersede(byHandedOver: ids, on: $0) }
+    }
+
     public func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws {
         guard !ids.isEmpty else { return }
         _ = try await pool.query(
@@ -84,6 +89,9 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
         guard !settlements.isEmpty else { return [] }
         return try await pool.transaction { connection in
             var settled: Set<UUID> = []
+            // Locked in id order, as supersession locks what it supersedes (its rows come sorted by id): a
+            // batch ending while a commit supersedes some of its dispatches cannot deadlock with it.
+            let settlements = settlements.sorted { $0.claimed.dispatch.id.uuidString < $1.claimed.dispatch.id.uuidString }
             let finished = settlements.compactMap { settlement -> (DispatchSettlement, DispatchState)? in
                 guard case .finished(let status) = settlement.ending else { return nil }
                 return (settlement, status)

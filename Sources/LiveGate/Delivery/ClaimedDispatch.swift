@@ -20,3 +20,12 @@ public struct ClaimedDispatch: Sendable {
     /// up) when the delivery begins.
     public var audience: Audience? = nil
 }
+
+extension ClaimedDispatch {
+    /// A dispatch its commit wrote leased to this gateway's engine (`DeliveryHandoff`): as a first claim
+    /// of it would return it.
+    init(handedOver dispatch: Dispatch, createdAt: Date) {
+        self.init(
+            dispatch: dispatch, createdAt: createdAt, fanoutCursor: 0, attempts: 1, broadcastRecorded: false, stop: nil)
+    }
+}

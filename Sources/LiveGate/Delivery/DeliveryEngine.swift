@@ -30,18 +30,21 @@ public final class DeliveryEngine: Service, Sendable {
     let limit: InFlightLimit
     private let stopping = NIOLockedValueBox(false)
     /// The dispatches this engine is delivering: never claimed again while it does.
-    private let delivering = NIOLockedValueBox(Deliveries())
+    let delivering = NIOLockedValueBox(Deliveries())
     /// The queue's batch operations, when it has them: small dispatches then go together (`SmallDispatchBatch`).
     let batches: (any DeliveryQueue & DispatchBatchQueue)?
     /// Nil: claims carry no session, and only the lease frees a dead worker's dispatches.
     let liveness: DeliveryLiveness?
     /// The dispatches with pushes out now, in this process.
     let sendingNow = DispatchesSending()
+    /// Where this gateway's commits hand it the updates they wrote leased to it; nil: it claims everything.
+    let handoff: DeliveryHandoff?
 
     public init(
         queue: any DeliveryQueue, tenancy: any TenancyRepository, sender: APNsSender,
         settings: DeliverySettings = .init(), doorbell: DeliveryDoorbell = .init(), stops: DispatchStopSignals = .init(),
-        logger: Logger, worker: String = DeliveryEngine.defaultWorkerName(), session: (any DeliveryWorkerSession)? = nil
+        logger: Logger, worker: String = DeliveryEngine.defaultWorkerName(), session: (any DeliveryWorkerSession)? = nil,
+        handoff: DeliveryHandoff? = nil
     ) {
         self.queue = queue
         self.batches = queue as? any DeliveryQueue & DispatchBatchQueue
@@ -55,6 +58,8 @@ public final class DeliveryEngine: Service, Sendable {
         self.limit = InFlightLimit(settings.maximumPushesInFlight)
         self.apps = ExpiringCache(timeToLive: settings.appCacheTimeToLive)
         self.liveness = session.map { DeliveryLiveness(session: $0, logger: logger) }
+        // Handed-over dispatches go the small-dispatch path's way: a queue without it claims everything.
+        self.handoff = batches == nil ? nil : handoff
     }
 
     /// Host, process id and a random suffix: unique among gateways sharing a database.
@@ -67,6 +72,7 @@ public final class DeliveryEngine: Service, Sendable {
 
     public func run() async throws {
         logger.info("delivery started", metadata: ["worker": "\(worker)"])
+        openHandoff()
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { ticker in
                 ticker.addTask { await self.ringEveryPollInterval() }
@@ -84,6 +90,7 @@ public final class DeliveryEngine: Service, Sendable {
             self.stopping.withLockedValue { $0 = true }
             self.doorbell.close()
         }
+        await giveBackHandedOver()
         // Everything claimed was handed back or finished: the session may end.
         await liveness?.close()
         await sender.shutdown()
@@ -98,10 +105,11 @@ public final class DeliveryEngine: Service, Sendable {
             var rings = doorbell.rings.makeAsyncIterator()
             var paused = false
             while !isStopping {
+                await startHandedOver(in: &group)
                 let busy = delivering.withLockedValue { $0 }
                 let held = liveness?.held
                 let room = claimRoom(busy)
-                if room > 0, liveness == nil || held != nil {
+                if room > 0, liveness == nil || held != nil, doorbell.takeClaimRequest() {
                     do {
                         let claimed = try await queue.claim(
                             worker: worker, session: held?.session, limit: room, lease: settings.lease, excluding: busy.all)
@@ -136,7 +144,7 @@ public final class DeliveryEngine: Service, Sendable {
     }
 
     /// Starts the plan's deliveries in `group`: the small dispatches as one batch, each other one alone.
-    private func start(_ plan: DeliveryPlan, claimedUnder generation: Int?, in group: inout DiscardingTaskGroup) {
+    func start(_ plan: DeliveryPlan, claimedUnder generation: Int?, in group: inout DiscardingTaskGroup) {
         delivering.withLockedValue { busy in
             busy.small.formUnion(plan.small.map(\.id))
             busy.large.formUnion(plan.large.map(\.dispatch.id))
@@ -146,14 +154,14 @@ public final class DeliveryEngine: Service, Sendable {
             group.addTask {
                 await self.deliver(plan.small, flags: flags, claimedUnder: generation)
                 self.delivering.withLockedValue { $0.small.subtract(plan.small.map(\.id)) }
-                self.doorbell.ring()
+                self.doorbell.wake()
             }
         }
         for dispatch in plan.large {
             group.addTask {
                 _ = await self.deliver(dispatch, claimedUnder: generation)
                 self.delivering.withLockedValue { _ = $0.large.remove(dispatch.dispatch.id) }
-                self.doorbell.ring()
+                self.doorbell.wake()
             }
         }
     }

@@ -50,6 +50,10 @@ public struct DeliverySettings: Sendable {
     public var supersededStopTimeout: Duration
     /// How long an ended activity's channel is kept: a scheduled `end` starts it when it is sent.
     public var channelRetention: Duration
+    /// Updates this gateway commits are handed to its engine (`DeliveryHandoff`) and start as one batch
+    /// at most this often: what comes within it gathers into the next batch, unless a batch's worth of
+    /// pushes (`pushesPerBatch`) is waiting. It adds at most this much latency, only under load.
+    public var handoverInterval: Duration
 
     public init(
         pageSize: Int = 1_000, maximumPushesInFlight: Int = 400, concurrentDispatches: Int = 8,
@@ -59,7 +63,7 @@ public struct DeliverySettings: Sendable {
         handBackRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),
         tokenLifetime: Duration = .seconds(12 * 3600), appCacheTimeToLive: Duration = .seconds(5),
         stopCheckInterval: Duration = .seconds(1), supersedes: Bool = true, supersededStopTimeout: Duration = .seconds(3),
-        channelRetention: Duration = .seconds(3600)
+        channelRetention: Duration = .seconds(3600), handoverInterval: Duration = .milliseconds(10)
     ) {
         self.pageSize = pageSize
         self.maximumPushesInFlight = maximumPushesInFlight
@@ -75,5 +79,6 @@ public struct DeliverySettings: Sendable {
         self.supersedes = supersedes
         self.supersededStopTimeout = supersededStopTimeout
         self.channelRetention = channelRetention
+        self.handoverInterval = handoverInterval
     }
 }

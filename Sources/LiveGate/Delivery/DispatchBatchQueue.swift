@@ -15,6 +15,12 @@ public protocol DispatchBatchQueue: Sendable {
     func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery]
     /// Keeps the leases of dispatches under way; returns those still this worker's.
     func extendLeases(_ ids: [UUID], worker: String, lease: Duration) async throws -> Set<UUID>
+    /// Dispatches handed over at their commit (`DeliveryHandoff`) supersede what a claim of them would
+    /// have made them supersede (`claim`): what their commit could not see (the same activity's
+    /// dispatches of the same statement, or committed beside it by another gateway), each of them
+    /// included when a newer dispatch of its activity is already being delivered. Returns each dispatch
+    /// superseded, with the one that did.
+    func supersedeOnHandover(_ ids: [UUID]) async throws -> [UUID: UUID]
     /// Gives back dispatches claimed and not started (no delivery slot was free for them): pending
     /// again from `retryAt`, with the claim not counted as an attempt.
     func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws

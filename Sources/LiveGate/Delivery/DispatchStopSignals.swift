@@ -11,11 +11,15 @@ public final class DispatchStopSignals: Sendable {
 
     public init() {}
 
-    /// Starts watching a dispatch this process delivers; its flag is set by `stop`.
+    /// Starts watching a dispatch this process delivers; its flag is set by `stop`. One watched since
+    /// its commit (`DeliveryHandoff`) keeps its flag, and whatever was raised on it.
     func watch(_ id: UUID) -> DispatchStopFlag {
-        let flag = DispatchStopFlag()
-        flags.withLock { $0[id] = flag }
-        return flag
+        flags.withLock { flags in
+            if let flag = flags[id] { return flag }
+            let flag = DispatchStopFlag()
+            flags[id] = flag
+            return flag
+        }
     }
 
     func unwatch(_ id: UUID) {

@@ -28,6 +28,8 @@ struct DeliveryHarness {
     let certificate: TestKeyPair.Certificate
     let tokenCache: ProviderTokenCache
     let settings: DeliverySettings
+    /// Shared by the router and `engine` when made `handingOver`, as in `serve`.
+    var handoff: DeliveryHandoff? = nil
 
     /// Quick retries, so tests of backoff take milliseconds.
     static let testSettings = DeliverySettings(
@@ -39,7 +41,7 @@ struct DeliveryHarness {
 
     static func with(
         settings: DeliverySettings = testSettings, tokens: ProviderTokenCache = ProviderTokenCache(),
-        credentials: Bool = true, endpoint override: APNsEndpoint? = nil,
+        credentials: Bool = true, endpoint override: APNsEndpoint? = nil, handingOver: Bool = false,
         _ body: (DeliveryHarness) async throws -> Void
     ) async throws {
         try await SimulatorFixture.with { fixture in
@@ -49,15 +51,17 @@ struct DeliveryHarness {
                     bundleID: APNsSimulatorTests.bundleID, endpoint: endpoint, credentials: credentials ? fixture.credentials : nil)
                 let doorbell = DeliveryDoorbell()
                 let stops = DispatchStopSignals()
+                let handoff = handingOver ? DeliveryHandoff(doorbell: doorbell, stops: stops) : nil
                 let engine = DeliveryEngine(
                     queue: PostgresDeliveryQueue(pool: database.pool, supersedes: settings.supersedes), tenancy: database.tenancy,
                     sender: APNsSender(tokens: tokens, transport: .init(trustedCAFile: fixture.certificate.certificateFile)),
-                    settings: settings, doorbell: doorbell, stops: stops, logger: .quiet, worker: "test-worker")
+                    settings: settings, doorbell: doorbell, stops: stops, logger: .quiet, worker: "test-worker",
+                    handoff: handoff)
                 let harness = DeliveryHarness(
                     database: database, simulator: fixture.simulator,
                     tenant: tenant, engine: engine, keys: fixture.keys,
                     endpoint: endpoint, doorbell: doorbell, stops: stops, certificate: fixture.certificate, tokenCache: tokens,
-                    settings: settings)
+                    settings: settings, handoff: handoff)
                 do {
                     try await body(harness)
                 } catch {
@@ -72,7 +76,9 @@ struct DeliveryHarness {
     /// Calls the gateway's router, as the customer's server and the SDK would.
     func api(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let commit = DispatchCommitSettings(supersedes: settings.supersedes)
-        try await TestGateway.app(database, doorbell: doorbell, stops: stops, dispatchCommit: commit).test(.router) { client in
+        try await TestGateway.app(database, doorbell: doorbell, stops: stops, dispatchCommit: commit, handoff: handoff).test(
+            .router
+        ) { client in
             try await body(client)
         }
     }

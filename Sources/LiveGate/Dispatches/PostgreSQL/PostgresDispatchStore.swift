@@ -15,9 +15,10 @@ public final class PostgresDispatchStore: DispatchStore {
     private let supersedes: Bool
 
     /// `stops`: this gateway's deliveries, told at once when a commit supersedes one of them.
+    /// `handoff`: this gateway's delivery engine, handed the updates group commit writes for it.
     public init(
         pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil,
-        stops: DispatchStopSignals? = nil
+        stops: DispatchStopSignals? = nil, handoff: DeliveryHandoff? = nil
     ) {
         self.pool = pool
         self.doorbell = doorbell
@@ -25,7 +26,7 @@ public final class PostgresDispatchStore: DispatchStore {
         let supersedes = commitSettings.supersedes
         self.supersedes = supersedes
         self.updates = GroupCommitQueue(settings: commitSettings) { batch in
-            await Self.writeUpdates(batch, supersede: supersedes, pool: pool)
+            await Self.writeUpdates(batch, supersede: supersedes, pool: pool, doorbell: doorbell, handoff: handoff)
         }
     }
 
@@ -34,15 +35,16 @@ public final class PostgresDispatchStore: DispatchStore {
         respond: @escaping @Sendable (UpdateResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
         guard let idempotency else {
+            // The statement's writer woke the engine (`writeUpdates`): once for all its dispatches.
             let resolution = try await updates.submit(dispatch)
-            publish(resolution)
+            publish(resolution, ring: false)
             return .committed(respond(resolution))
         }
         let supersede = supersedes
         let resolved = NIOLockedValueBox<UpdateResolution?>(nil)
         let outcome = try await pool.transaction { connection in
             try IdempotencyRecords.run(idempotency, workspaceID: dispatch.workspaceID, on: connection) {
-                let resolution = try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: connection)[0]
+                let resolution = try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: connection)[0].resolution
                 resolved.withLockedValue { $0 = resolution }
                 return respond(resolution)
             }
@@ -52,12 +54,11 @@ public final class PostgresDispatchStore: DispatchStore {
         return outcome
     }
 
-    /// After a successful commit: wakes this gateway's delivery engine, and tells this gateway's
-    /// deliveries of the dispatches the commit superseded to stop now, rather than at their next page
-    /// or check.
-    private func publish(_ resolution: UpdateResolution? = nil) {
+    /// After a successful commit: tells this gateway's deliveries of the dispatches the commit
+    /// superseded to stop now, rather than at their next page or check, and wakes its delivery engine.
+    private func publish(_ resolution: UpdateResolution? = nil, ring: Bool = true) {
         for id in resolution?.supersededDispatches ?? [] { stops?.stop(id, because: .superseded) }
-        doorbell?.ring()
+        if ring { doorbell?.ring() }
     }
 
     public func commitStart(
@@ -76,23 +77,39 @@ public final class PostgresDispatchStore: DispatchStore {
     }
 
     /// One statement for the whole batch; if it fails on a row (say its app was deleted meanwhile), each
-    /// row is tried alone so the others still commit.
+    /// row is tried alone so the others still commit. The batch's updates sent now are written leased to
+    /// this gateway's engine and handed to it once committed, when it can take them (`DeliveryHandoff`).
     static func writeUpdates(
-        _ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool
+        _ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool, doorbell: DeliveryDoorbell? = nil,
+        handoff: DeliveryHandoff? = nil
     ) async
         -> [Result<UpdateResolution, any Error>]
     {
+        let sentNow = batch.filter { $0.sendAt == nil }
+        let grant = handoff?.grant(sentNow.count)
+        var handedOver = false
+        // Whatever was written pending waits for a claim: ring for it (a failed write rings for nothing).
+        defer { if !handedOver || sentNow.count < batch.count { doorbell?.ring() } }
         do {
-            return try await pool.withConnection { try UpdateDispatchStatement.insert(batch, supersede: supersede, on: $0) }
-                .map { .success($0) }
+            let committed = try await pool.withConnection {
+                try UpdateDispatchStatement.insert(batch, supersede: supersede, lease: grant, on: $0)
+            }
+            if let handoff, let grant {
+                let createdAt = Dictionary(zip(batch.map(\.id), committed.map(\.createdAt)), uniquingKeysWith: { first, _ in first })
+                handoff.hand(
+                    sentNow.map { ClaimedDispatch(handedOver: $0, createdAt: createdAt[$0.id] ?? Date()) }, under: grant)
+                handedOver = true
+            }
+            return committed.map { .success($0.resolution) }
         } catch let error as PostgresError where error.code == .statementFailed && batch.count > 1 {
+            if let grant { handoff?.giveBack(grant) }
             var results: [Result<UpdateResolution, any Error>] = []
             for dispatch in batch {
                 do {
                     results.append(
                         .success(
                             try await pool.withConnection {
-                                try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: $0)[0]
+                                try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: $0)[0].resolution
                             }))
                 } catch {
                     results.append(.failure(error))
@@ -100,6 +117,7 @@ public final class PostgresDispatchStore: DispatchStore {
             }
             return results
         } catch {
+            if let grant { handoff?.giveBack(grant) }
             return batch.map { _ in .failure(error) }
         }
     }

@@ -45,7 +45,18 @@ enum SupersessionStatement {
             SET superseded_by = s.newer_id,
                 status = CASE WHEN o.status = 'pending' THEN 'superseded' ELSE o.status END,
                 completed_at = CASE WHEN o.status = 'pending' THEN now() ELSE o.completed_at END
-            FROM (
+            FROM (\(superseded(olderThanRowsOf: newer, newest: newest, olderCondition: olderCondition, covering: covering))
+            ) s
+            WHERE o.id = s.id AND o.superseded_by IS NULL AND o.status IN ('pending', 'delivering')
+            RETURNING o.id, o.superseded_by
+        """
+    }
+
+    /// The `SELECT id, newer_id` of what `supersede(olderThanRowsOf:…)` marks, sorted by id.
+    private static func superseded(
+        olderThanRowsOf newer: String, newest: String, olderCondition: String, covering: Covering
+    ) -> String {
+        """
                 SELECT DISTINCT ON (older.id) older.id, n.id AS newer_id
                 FROM \(newer) n
                 CROSS JOIN LATERAL (
@@ -58,9 +69,6 @@ enum SupersessionStatement {
                     OFFSET 0) older
                 WHERE \(covering.newer)
                 ORDER BY older.id, \(newest)
-            ) s
-            WHERE o.id = s.id AND o.superseded_by IS NULL AND o.status IN ('pending', 'delivering')
-            RETURNING o.id, o.superseded_by
         """
     }
 
@@ -75,20 +83,29 @@ enum SupersessionStatement {
     /// devices then order the two by their payloads' `timestamp`.)
     static let onClaim = PostgresStatement(
         name: "livegate_supersede_on_claim",
-        sql: supersede(
-            olderThanRowsOf: """
-                (SELECT id, app_id, activity_id, event, external_id, send_at, created_at, sequence
-                 FROM dispatches WHERE id = ANY($1::uuid[])
-                 UNION ALL
-                 SELECT d.id, d.app_id, d.activity_id, d.event, d.external_id, d.send_at, d.created_at, d.sequence
-                 FROM (SELECT DISTINCT app_id, activity_id FROM dispatches WHERE id = ANY($1::uuid[])) c
-                 CROSS JOIN LATERAL (
-                     SELECT * FROM dispatches d
-                     WHERE d.app_id = c.app_id AND d.activity_id = c.activity_id AND d.completed_at IS NULL
-                       AND d.status = 'delivering' AND d.id <> ALL($1::uuid[])
-                     OFFSET 0) d)
-                """,
-            newest: tookEffectLast, olderCondition: tookEffectBefore))
+        sql: supersede(olderThanRowsOf: claimedAndDelivering, newest: tookEffectLast, olderCondition: tookEffectBefore))
+
+    /// The dispatches of `$1` (just claimed) and the others of their activities being delivered.
+    private static let claimedAndDelivering = """
+        (SELECT id, app_id, activity_id, event, external_id, send_at, created_at, sequence
+         FROM dispatches WHERE id = ANY($1::uuid[])
+         UNION ALL
+         SELECT d.id, d.app_id, d.activity_id, d.event, d.external_id, d.send_at, d.created_at, d.sequence
+         FROM (SELECT DISTINCT app_id, activity_id FROM dispatches WHERE id = ANY($1::uuid[])) c
+         CROSS JOIN LATERAL (
+             SELECT * FROM dispatches d
+             WHERE d.app_id = c.app_id AND d.activity_id = c.activity_id AND d.completed_at IS NULL
+               AND d.status = 'delivering' AND d.id <> ALL($1::uuid[])
+             OFFSET 0) d)
+        """
+
+    /// Whether `onClaim` would supersede anything: a read, so the common answer (nothing) costs no
+    /// commit. Dispatches handed over at their commit ask first (`supersede(byHandedOver:)`).
+    static let onClaimFinds = PostgresStatement(
+        name: "livegate_supersede_on_claim_finds",
+        sql:
+            "SELECT 1 FROM (\(superseded(olderThanRowsOf: claimedAndDelivering, newest: tookEffectLast, olderCondition: tookEffectBefore, covering: .updatesAndEnds))) s LIMIT 1"
+    )
 
     /// Newest first by when each takes effect: its send time, then its acceptance order.
     static let tookEffectLast = "coalesce(n.send_at, n.created_at) DESC, n.sequence DESC"
@@ -101,6 +118,13 @@ enum SupersessionStatement {
     /// Runs `onClaim` for `claimed`; returns each dispatch it superseded with the one that did.
     static func supersede(byClaimed claimed: [UUID], on connection: PostgresConnection) throws -> [UUID: UUID] {
         try run(onClaim, byClaimed: claimed, on: connection)
+    }
+
+    /// `supersede(byClaimed:)` for dispatches handed over at their commit, whose commit already
+    /// superseded what it could see: mostly nothing is left, and a read says so without a commit.
+    static func supersede(byHandedOver handed: [UUID], on connection: PostgresConnection) throws -> [UUID: UUID] {
+        guard !handed.isEmpty, try connection.query(onClaimFinds, [handed.map(\.lowercasedText)]).count > 0 else { return [:] }
+        return try supersede(byClaimed: handed, on: connection)
     }
 
     /// Runs a statement built by `supersede(olderThanRowsOf:…)` whose `$1` is the claimed dispatches.

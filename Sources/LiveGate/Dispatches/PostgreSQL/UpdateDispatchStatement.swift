@@ -19,12 +19,18 @@ enum UpdateDispatchStatement {
                     WITH ORDINALITY AS b(id, workspace_id, app_id, event, activity_id, external_id, payload, priority,
                                          expires_at, send_at, position)
             ),
+            -- Sent now, with a lease given ($12 the worker, '' for none): written as a claim leaves it.
             inserted AS (
                 INSERT INTO dispatches (id, workspace_id, app_id, event, activity_id, external_id, payload, priority,
-                                        expires_at, send_at, next_attempt_at)
+                                        expires_at, send_at, next_attempt_at,
+                                        status, leased_by, leased_by_session, leased_until, attempts)
                 SELECT id, workspace_id, app_id, event, activity_id, nullif(external_id, ''), payload, priority,
-                       expires_at, nullif(send_at, '')::timestamptz, coalesce(nullif(send_at, '')::timestamptz, now())
-                FROM batch ORDER BY position
+                       expires_at, nullif(send_at, '')::timestamptz, coalesce(nullif(send_at, '')::timestamptz, now()),
+                       CASE WHEN leased THEN 'delivering' ELSE 'pending' END,
+                       CASE WHEN leased THEN $12 END, CASE WHEN leased THEN $13::int END,
+                       CASE WHEN leased THEN now() + make_interval(secs => $14) END,
+                       CASE WHEN leased THEN 1 ELSE 0 END
+                FROM (SELECT *, send_at = '' AND $12::text <> '' AS leased FROM batch) b ORDER BY position
             ),
             -- Only messages sent now supersede at commit; a scheduled one does when it becomes due.
             newer AS (
@@ -41,7 +47,8 @@ enum UpdateDispatchStatement {
                       SELECT u.id FROM users u
                       WHERE u.workspace_id = batch.workspace_id AND u.external_id = batch.external_id))
             ) AS has_tokens,
-            ARRAY(SELECT s.id::text FROM superseded s WHERE s.superseded_by = batch.id) AS superseded
+            ARRAY(SELECT s.id::text FROM superseded s WHERE s.superseded_by = batch.id) AS superseded,
+            now() AS created_at
             FROM batch ORDER BY position
             """,
         // Re-planning this statement costs more than running it for a small batch, and its best plan is
@@ -50,10 +57,11 @@ enum UpdateDispatchStatement {
         planning: .generic)
 
     /// `supersede` false leaves older dispatches alone (a setting for measuring what supersession saves).
+    /// `lease`: the dispatches sent now are written leased to the engine it names (`DeliveryHandoff`).
     static func insert(
-        _ dispatches: [Dispatch], supersede: Bool, on connection: PostgresConnection
+        _ dispatches: [Dispatch], supersede: Bool, lease: DeliveryHandoff.Grant? = nil, on connection: PostgresConnection
     ) throws
-        -> [UpdateResolution]
+        -> [CommittedUpdate]
     {
         guard !dispatches.isEmpty else { return [] }
         let result = try connection.query(
@@ -71,11 +79,22 @@ enum UpdateDispatchStatement {
                 dispatches.map { PostgresTimestamp.format($0.expiresAt) },
                 dispatches.map { $0.sendAt.map(PostgresTimestamp.format) ?? "" },
                 supersede,
+                lease?.worker ?? "",
+                lease?.session,
+                (lease?.lease ?? .zero).inSeconds,
             ])
         return try result.map { row in
-            UpdateResolution(
-                hasRegisteredTokens: try row.require("has_tokens"),
-                supersededDispatches: try row.require("superseded", as: [String].self).compactMap(UUID.init(uuidString:)))
+            CommittedUpdate(
+                resolution: UpdateResolution(
+                    hasRegisteredTokens: try row.require("has_tokens"),
+                    supersededDispatches: try row.require("superseded", as: [String].self).compactMap(UUID.init(uuidString:))),
+                createdAt: try row.require("created_at"))
         }
     }
+}
+
+/// An update as its commit wrote it: what the API answers with, and when it was accepted.
+struct CommittedUpdate: Sendable {
+    let resolution: UpdateResolution
+    let createdAt: Date
 }
