@@ -75,13 +75,18 @@ public final class DeliveryHandoff: Sendable {
 
     /// The commit of `claimed` (leased under `grant`) succeeded: the engine delivers them. Their stop
     /// flags are watched from now, before any later commit can supersede them.
+    /// Closed meanwhile (the engine stopped while the statement ran), they stay leased to its session,
+    /// which ends with it: another gateway takes them over then.
     func hand(_ claimed: [ClaimedDispatch], under grant: Grant) {
-        for dispatch in claimed { _ = stops.watch(dispatch.dispatch.id) }
-        state.withLockedValue { state in
+        let open = state.withLockedValue { state -> Bool in
             state.granted -= grant.count
+            guard state.taker != nil else { return false }
+            // Watched before the next statement can run: one that supersedes them finds their flags.
+            for dispatch in claimed { _ = stops.watch(dispatch.dispatch.id) }
             state.handed += claimed.map { Handed(claimed: $0, generation: grant.generation) }
+            return true
         }
-        doorbell.wake()
+        if open { doorbell.wake() }
     }
 
     /// What `take` gives the engine.
