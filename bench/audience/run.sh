@@ -322,12 +322,13 @@ for round in $(seq 1 "$rounds"); do
 done
 
 if [ "${LIVEGATE_BENCH_EXPLAIN:-}" = 1 ]; then
-    # The page statement as AudienceFanoutStatements and AudienceSQL build it, with the values bound.
+    # The page statement as AudienceFanoutStatements and AudienceSQL build it, with the values bound, and
+    # planned serially as the gateway plans it (AudienceFanoutStatements.serialPlans).
     page_size=${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}
     halfway=$(sql "SELECT min(id) + (max(id) - min(id)) / 2 FROM push_to_start_tokens WHERE app_id = '$app_uuid'")
     for cursor in 0 "$halfway"; do
         echo "--- EXPLAIN (ANALYZE, BUFFERS) of the audience's page after id $cursor, $page_size rows:" >&2
-        psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qAt -c "EXPLAIN (ANALYZE, BUFFERS)
+        psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qAt -c "SET max_parallel_workers_per_gather = 0" -c "EXPLAIN (ANALYZE, BUFFERS)
             SELECT t.id, t.push_token, u.external_id FROM push_to_start_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.app_id = '$app_uuid' AND t.attributes_type = '$attributes_type' AND t.id > $cursor
               AND (EXISTS (SELECT 1 FROM user_attributes a WHERE a.user_id = t.user_id AND a.name = 'team'
