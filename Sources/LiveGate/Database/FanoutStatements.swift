@@ -128,12 +128,11 @@ enum FanoutStatements {
         try recordAnswers(answers, ofStart: dispatch.event == .start, on: connection)
     }
 
+    /// Rows are locked in the order of `answers`: a page's come in token order, and a batch of small
+    /// dispatches sorts its own (`PostgresDeliveryQueue.settle`), so two writers cannot deadlock.
     static func recordAnswers(_ answers: [DeviceAnswer], ofStart isStart: Bool, on connection: PostgresConnection) throws {
         guard !answers.isEmpty else { return }
         if isStart { return try StartConfirmationStatements.recordAnswers(answers, on: connection) }
-        // Rows are locked in token order, whichever batch writes them: two batches answering the same
-        // devices (updates to the same activities, recorded at once) cannot deadlock.
-        let answers = answers.sorted { $0.cursor < $1.cursor }
         let (dispatches, positions) = DeviceAnswer.dispatches(of: answers)
         try connection.query(
             """

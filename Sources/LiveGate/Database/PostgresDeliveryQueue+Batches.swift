@@ -127,8 +127,13 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
             let (starts, others) = (
                 kept.filter { $0.claimed.dispatch.event == .start }, kept.filter { $0.claimed.dispatch.event != .start }
             )
-            try FanoutStatements.recordAnswers(starts.flatMap(\.progress.answers), ofStart: true, on: connection)
-            try FanoutStatements.recordAnswers(others.flatMap(\.progress.answers), ofStart: false, on: connection)
+            // In token order, as a fan-out's pages record theirs: batches answering the same devices (updates
+            // to the same activities, recorded at once) lock the rows in one order and cannot deadlock.
+            let inTokenOrder = { (settlements: [DispatchSettlement]) in
+                settlements.flatMap(\.progress.answers).sorted { $0.cursor < $1.cursor }
+            }
+            try FanoutStatements.recordAnswers(inTokenOrder(starts), ofStart: true, on: connection)
+            try FanoutStatements.recordAnswers(inTokenOrder(others), ofStart: false, on: connection)
             for (app, entries) in Dictionary(grouping: kept, by: \.claimed.dispatch.appID) {
                 let log = entries.flatMap { $0.progress.log + $0.log }
                 _ = try ActivityLogStatement.insert(log, workspaceID: entries[0].claimed.dispatch.workspaceID, appID: app, on: connection)
