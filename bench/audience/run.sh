@@ -251,16 +251,8 @@ fanout() {
     fi
     post "$endpoint" "$body"
     answered_ms=$post_ms
-    # One psql session polls the row every 10 ms (the timing itself comes from completed_at).
     row=$(psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtA -F ' ' <<SQL
-DO \$\$
-DECLARE deadline timestamptz := clock_timestamp() + interval '$wait_limit seconds';
-BEGIN
-    WHILE clock_timestamp() < deadline
-          AND NOT EXISTS (SELECT 1 FROM dispatches WHERE id = '$dispatch_id' AND status IN ('done', 'failed')) LOOP
-        PERFORM pg_sleep(0.01);
-    END LOOP;
-END \$\$;
+$(until_dispatches_end_sql "'$dispatch_id'" "$wait_limit")
 SELECT status, sent_count, failed_count, round(((extract(epoch FROM completed_at) - $post_t0) * 1000)::numeric, 1)
 FROM dispatches WHERE id = '$dispatch_id';
 SQL

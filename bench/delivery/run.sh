@@ -166,17 +166,8 @@ run_gateway() { # receiver
     [ "${code% *}" = 201 ] || fail "update answered ${code% *}: $(cat "$work/update.json")"
     id=$(sed -n 's/.*"dispatch_id":"\([^"]*\)".*/\1/p' "$work/update.json")
     [ -n "$id" ] || fail "no dispatch_id in $(cat "$work/update.json")"
-    # One psql session polls the row every 10 ms for at most $wait_limit_seconds (the timing itself
-    # comes from completed_at, so the polling interval does not enter it).
     row=$(psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtA -F ' ' <<SQL
-DO \$\$
-DECLARE deadline timestamptz := clock_timestamp() + interval '$wait_limit_seconds seconds';
-BEGIN
-    WHILE clock_timestamp() < deadline
-          AND NOT EXISTS (SELECT 1 FROM dispatches WHERE id = '$id' AND status IN ('done', 'failed')) LOOP
-        PERFORM pg_sleep(0.01);
-    END LOOP;
-END \$\$;
+$(until_dispatches_end_sql "'$id'" "$wait_limit_seconds")
 SELECT status, sent_count, failed_count, retried_count,
        round(((extract(epoch FROM completed_at) - $t0) * 1000)::numeric, 1)
 FROM dispatches WHERE id = '$id';

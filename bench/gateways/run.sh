@@ -247,14 +247,7 @@ deliver_round() {
     local id_list
     id_list=$(IFS=,; echo "${ids[*]}")
     rows=$(psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qtA -F ' ' <<SQL
-DO \$\$
-DECLARE deadline timestamptz := clock_timestamp() + interval '$wait_limit_seconds seconds';
-BEGIN
-    WHILE clock_timestamp() < deadline
-          AND EXISTS (SELECT 1 FROM dispatches WHERE id IN ($id_list) AND status NOT IN ('done', 'failed', 'superseded', 'cancelled')) LOOP
-        PERFORM pg_sleep(0.01);
-    END LOOP;
-END \$\$;
+$(until_dispatches_end_sql "$id_list" "$wait_limit_seconds")
 SELECT id, status, sent_count, failed_count, retried_count, coalesce(leased_by_session, -1),
        round(((extract(epoch FROM completed_at) - $t0) * 1000)::numeric, 1)
 FROM dispatches WHERE id IN ($id_list) ORDER BY completed_at;

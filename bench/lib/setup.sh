@@ -142,6 +142,22 @@ pg_cpu_ms() {
     echo "$total"
 }
 
+# until_dispatches_end_sql IDS SECONDS: SQL that returns once none of the dispatches IDS (a SQL list,
+# 'id','id') is pending or delivering, or after SECONDS, polling every 10 ms in one session; a caller
+# reads the rows after it (its timings come from completed_at, so the polling does not enter them).
+until_dispatches_end_sql() {
+    cat <<SQL
+DO \$\$
+DECLARE deadline timestamptz := clock_timestamp() + interval '$2 seconds';
+BEGIN
+    WHILE clock_timestamp() < deadline
+          AND EXISTS (SELECT 1 FROM dispatches WHERE id IN ($1) AND status IN ('pending', 'delivering')) LOOP
+        PERFORM pg_sleep(0.01);
+    END LOOP;
+END \$\$;
+SQL
+}
+
 # best: the highest of the numbers on standard input (spaces or lines between them).
 best() { tr ' ' '\n' | grep . | sort -n | tail -n 1; }
 

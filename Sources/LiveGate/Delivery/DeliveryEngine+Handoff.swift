@@ -36,6 +36,7 @@ extension DeliveryEngine {
         var claimed = handed.map(\.claimed)
         let ids = Set(claimed.map(\.dispatch.id))
         do {
+            // As at a claim, starts supersede nothing (`PostgresDeliveryQueue.claim`).
             let superseded = try await batches.supersedeOnHandover(
                 claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id))
             for index in claimed.indices where superseded[claimed[index].dispatch.id] != nil {

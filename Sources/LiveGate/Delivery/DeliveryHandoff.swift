@@ -41,13 +41,13 @@ public final class DeliveryHandoff: Sendable {
         var granted = 0
         var handed: [Handed] = []
         var lastBatch: ContinuousClock.Instant?
-        /// A wake is scheduled for then: no other is.
-        var wakeAt: ContinuousClock.Instant?
+        /// A wake is scheduled for the end of the interval: no other is.
+        var wakeScheduled = false
     }
 
     private let state = NIOLockedValueBox(State())
     private let doorbell: DeliveryDoorbell
-    let stops: DispatchStopSignals
+    private let stops: DispatchStopSignals
 
     public init(doorbell: DeliveryDoorbell, stops: DispatchStopSignals) {
         self.doorbell = doorbell
@@ -99,19 +99,18 @@ public final class DeliveryHandoff: Sendable {
 
     /// What was handed over since the last batch, as one batch, at most one batch every `interval`
     /// unless `count` dispatches are waiting. Within the interval they gather: a batch's few round trips
-    /// are shared by all of them (at 7,000 updates/s offered, a 10 ms interval made batches about three
-    /// times larger and cut CPU per dispatch by a fifth; docs/benchmarks.md). Below one commit per
-    /// interval, each commit's dispatches go at once.
+    /// are shared by all of them (at the ceiling, 10 ms cut CPU per dispatch by about a fifth;
+    /// docs/benchmarks.md). Below one commit per interval, each commit's dispatches go at once.
     func take(atMostEvery interval: Duration, atOnceFrom count: Int, now: ContinuousClock.Instant = .now) -> Taken {
         state.withLockedValue { state in
             guard !state.handed.isEmpty else { return .nothing }
             if let last = state.lastBatch, now - last < interval, state.handed.count < count {
-                if state.wakeAt != nil { return .nothing }
-                state.wakeAt = last + interval
+                if state.wakeScheduled { return .nothing }
+                state.wakeScheduled = true
                 return .later(last + interval - now)
             }
             state.lastBatch = now
-            state.wakeAt = nil
+            state.wakeScheduled = false
             defer { state.handed = [] }
             return .now(state.handed)
         }
@@ -119,7 +118,7 @@ public final class DeliveryHandoff: Sendable {
 
     /// Wakes the engine to take what gathered.
     func wake() {
-        state.withLockedValue { $0.wakeAt = nil }
+        state.withLockedValue { $0.wakeScheduled = false }
         doorbell.wake()
     }
 

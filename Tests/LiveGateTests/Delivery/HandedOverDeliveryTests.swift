@@ -99,7 +99,7 @@ struct DeliveryHandoffTests {
             createdAt: Date())
     }
 
-    @Test func grantsWithinTheRoomAndOnlyWhileOpen() {
+    @Test func grantsWithinTheRoomAndOnlyWhileOpen() throws {
         let handoff = DeliveryHandoff(doorbell: DeliveryDoorbell(), stops: DispatchStopSignals())
         #expect(handoff.grant(1) == nil, "no engine yet")
         handoff.open(.init(worker: "w", lease: .seconds(30)) { (held: nil, hasSession: false, room: 3) })
@@ -107,8 +107,8 @@ struct DeliveryHandoffTests {
         #expect(first?.worker == "w")
         #expect(first?.count == 2)
         #expect(handoff.grant(2) == nil, "2 of 3 granted already")
-        handoff.giveBack(try! #require(first))
-        let second = try! #require(handoff.grant(3))
+        handoff.giveBack(try #require(first))
+        let second = try #require(handoff.grant(3))
         handoff.hand([Self.claimed(1), Self.claimed(2), Self.claimed(3)], under: second)
         #expect(handoff.grant(1) == nil, "3 handed over and not yet taken")
         guard case .now(let taken) = handoff.take(atMostEvery: .seconds(60), atOnceFrom: 100) else {

@@ -95,9 +95,8 @@ public final class PostgresDispatchStore: DispatchStore {
                 try UpdateDispatchStatement.insert(batch, supersede: supersede, lease: grant, on: $0)
             }
             if let handoff, let grant {
-                let createdAt = Dictionary(zip(batch.map(\.id), committed.map(\.createdAt)), uniquingKeysWith: { first, _ in first })
-                handoff.hand(
-                    sentNow.map { ClaimedDispatch(handedOver: $0, createdAt: createdAt[$0.id] ?? Date()) }, under: grant)
+                let handed = zip(batch, committed).filter { $0.0.sendAt == nil }
+                handoff.hand(handed.map { ClaimedDispatch(handedOver: $0.0, createdAt: $0.1.createdAt) }, under: grant)
                 handedOver = true
             }
             return committed.map { .success($0.resolution) }
