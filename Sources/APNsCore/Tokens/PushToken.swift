@@ -10,20 +10,21 @@ public struct PushToken: Sendable, Hashable, CustomStringConvertible {
     /// Nil unless `hex` is an even number of hex digits, 2 to 400 of them (either case).
     public init?(hex: String) {
         let utf8 = hex.utf8
-        guard !utf8.isEmpty, utf8.count % 2 == 0, utf8.count <= Self.maximumBytes * 2,
-            utf8.allSatisfy({ $0.isHexDigit })
-        else { return nil }
-        self.hex = hex.lowercased()
+        guard !utf8.isEmpty, utf8.count % 2 == 0, utf8.count <= Self.maximumBytes * 2 else { return nil }
+        var hasUpperCase = false
+        for byte in utf8 {
+            switch byte {
+            case 0x30...0x39, 0x61...0x66: continue
+            case 0x41...0x46: hasUpperCase = true
+            default: return nil
+            }
+        }
+        // Tokens read back from the database are lower-case already: kept as they are, not copied.
+        self.hex = hasUpperCase ? hex.lowercased() : hex
     }
 
     /// The last 8 hex digits, as the activity log shows them.
     public var masked: String { "…" + hex.suffix(8) }
 
     public var description: String { masked }
-}
-
-extension UInt8 {
-    var isHexDigit: Bool {
-        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
-    }
 }
