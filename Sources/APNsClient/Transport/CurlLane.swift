@@ -198,9 +198,10 @@ final class CurlLane: Sendable {
             }
             // Answers freed room for queued requests: start them now rather than after the next wait.
             if admission.waitingCount > 0 && active.count < configuration.maximumTransfersInProgress { continue }
-            // Woken by libcurl's sockets and timers, a new request, or the next response deadline.
-            let untilDeadline = nextDeadline.map { max(0, ($0 - now).curlMilliseconds) } ?? 1000
-            curl_multi_poll(multi.handle, nil, 0, Int32(min(1000, untilDeadline)), nil)
+            // Woken by libcurl's sockets and timers, a new request, the next response deadline, or (with
+            // transfers in flight) the end of a short wait.
+            let untilDeadline = nextDeadline.map { max(0, ($0 - now).curlMilliseconds) }
+            curl_multi_poll(multi.handle, nil, 0, LanePollWait.milliseconds(inFlight: active.count, untilDeadline: untilDeadline), nil)
         }
         for easy in idle { curl_easy_cleanup(easy) }
         let waiters = inbox.withLock { inbox -> [CheckedContinuation<Void, Never>] in
