@@ -246,8 +246,7 @@ fanout() {
     local perf_pid=
     if [ -n "${LIVEGATE_BENCH_PERF:-}" ]; then
         mkdir -p "$LIVEGATE_BENCH_PERF"
-        perf record -q -g -p "$gateway_pid" -o "$LIVEGATE_BENCH_PERF/$name-$round.perf.data" 2>/dev/null &
-        perf_pid=$!
+        perf_record_gateway "$gateway_pid" "$LIVEGATE_BENCH_PERF/$name-$round.perf.data"
     fi
     post "$endpoint" "$body"
     answered_ms=$post_ms

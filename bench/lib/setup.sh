@@ -180,3 +180,19 @@ bench_statements() {
         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25" >"$LIVEGATE_BENCH_PG_STATS/$1.statements.txt"
     psql "$DATABASE_URL" -qtAc "SELECT pg_stat_statements_reset()" >/dev/null
 }
+
+# perf_record_gateway PID FILE: `perf record -g` of the gateway PID into FILE, in the background, once the
+# gateway's APNs lanes exist (threads named livegate-apns…, made at its first push; at most 5 s): perf
+# follows only the threads a process has when it attaches, and a gateway started for the run makes its
+# lanes after. Sets perf_pid (stop it with kill -INT, then wait).
+perf_record_gateway() {
+    local pid=$1 file=$2
+    (
+        for _ in $(seq 1 500); do
+            grep -qs '^livegate-apns' /proc/"$pid"/task/*/comm && break
+            sleep 0.01
+        done
+        exec perf record -q -g -p "$pid" -o "$file"
+    ) >/dev/null 2>&1 &
+    perf_pid=$!
+}

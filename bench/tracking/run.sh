@@ -171,8 +171,7 @@ tracking() {
     local perf_pid=
     if [ -n "${LIVEGATE_BENCH_PERF:-}" ]; then
         mkdir -p "$LIVEGATE_BENCH_PERF"
-        perf record -q -g -p "$gateway_pid" -o "$LIVEGATE_BENCH_PERF/$name.perf.data" 2>/dev/null &
-        perf_pid=$!
+        perf_record_gateway "$gateway_pid" "$LIVEGATE_BENCH_PERF/$name.perf.data"
     fi
     read -r sent accepted other took < <("$work/load" "http://127.0.0.1:$gateway_port" "$api_key" "$app_id" "$activities" \
         "$hot" "$offered" "$length" 64 "$work/$name.txt")
