@@ -18,5 +18,6 @@ struct LanePollWaitTests {
         #expect(LanePollWait.milliseconds(inFlight: 30, untilDeadline: 5) == 5)
         #expect(LanePollWait.milliseconds(inFlight: 0, untilDeadline: 400) == 400)
         #expect(LanePollWait.milliseconds(inFlight: 5, untilDeadline: 0) == 0)
+        #expect(LanePollWait.milliseconds(inFlight: 0, untilDeadline: -3) == 0)
     }
 }

@@ -200,7 +200,7 @@ final class CurlLane: Sendable {
             if admission.waitingCount > 0 && active.count < configuration.maximumTransfersInProgress { continue }
             // Woken by libcurl's sockets and timers, a new request, the next response deadline, or (with
             // transfers in flight) the end of a short wait.
-            let untilDeadline = nextDeadline.map { max(0, ($0 - now).curlMilliseconds) }
+            let untilDeadline = nextDeadline.map { ($0 - now).curlMilliseconds }
             curl_multi_poll(multi.handle, nil, 0, LanePollWait.milliseconds(inFlight: active.count, untilDeadline: untilDeadline), nil)
         }
         for easy in idle { curl_easy_cleanup(easy) }

@@ -12,7 +12,8 @@ package enum LanePollWait {
     /// The longest wait with nothing in flight: a new request or libcurl's own timers wake it sooner.
     package static let idleMilliseconds = 1000
 
-    /// The wait in milliseconds, at most until the next response deadline (`untilDeadline`, if any).
+    /// The wait in milliseconds, at most until the next response deadline (`untilDeadline`, if any;
+    /// none when it has passed).
     package static func milliseconds(inFlight: Int, untilDeadline: Int?) -> Int32 {
         let longest = inFlight > 0 ? inFlightMilliseconds : idleMilliseconds
         return Int32(max(0, min(longest, untilDeadline ?? longest)))

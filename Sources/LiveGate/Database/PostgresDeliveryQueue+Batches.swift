@@ -90,8 +90,8 @@ extension PostgresDeliveryQueue: DispatchBatchQueue {
         return try await pool.transaction { connection in
             var settled: Set<UUID> = []
             // Locked in id order (UUID's order is PostgreSQL's, byte by byte), as supersession locks what it
-            // supersedes (its rows come sorted by id): a
-            // batch ending while a commit supersedes some of its dispatches cannot deadlock with it.
+            // supersedes (its rows come sorted by id): a batch ending while a commit supersedes some of its
+            // dispatches cannot deadlock with it.
             let settlements = settlements.sorted { $0.claimed.dispatch.id < $1.claimed.dispatch.id }
             let finished = settlements.compactMap { settlement -> (DispatchSettlement, DispatchState)? in
                 guard case .finished(let status) = settlement.ending else { return nil }

@@ -21,7 +21,8 @@ public final class DeliveryHandoff: Sendable {
         let count: Int
     }
 
-    /// A committed dispatch handed to the engine, with the stop flag watched since its commit.
+    /// A committed dispatch handed to the engine, with the session generation it was leased under (its
+    /// stop flag is watched from its commit on, in `DispatchStopSignals`).
     struct Handed: Sendable {
         let claimed: ClaimedDispatch
         let generation: Int?
