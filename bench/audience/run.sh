@@ -50,11 +50,11 @@
 # LIVEGATE_BENCH_PG_STATS=FOLDER writes each run's PostgreSQL statements by total time to
 # FOLDER/NAME-ROUND.statements.txt, and its pg_stat_wal to FOLDER/NAME-ROUND.wal.txt.
 # LIVEGATE_BENCH_EXPLAIN=1 prints, at the end, EXPLAIN (ANALYZE, BUFFERS) of the audience's page statement
-# (as AudienceFanoutStatements builds it) for the first page and one halfway through, with the gateway's
-# page size (LIVEGATE_DELIVERY_PAGE_SIZE, default 1000). LIVEGATE_BENCH_PERF=FOLDER records each fan-out's
-# gateway with `perf record -g` into FOLDER/NAME-ROUND.perf.data (for `perf report`); its figures then carry
-# perf's own cost. LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each fan-out to
-# PATH-NAME-ROUND.
+# (as AudienceFanoutStatements builds and plans it) for the first page, one halfway through and one in the
+# last fifth, with the gateway's page size (LIVEGATE_DELIVERY_PAGE_SIZE, default 1000).
+# LIVEGATE_BENCH_PERF=FOLDER records each fan-out's gateway with `perf record -g` into
+# FOLDER/NAME-ROUND.perf.data (for `perf report`); its figures then carry perf's own cost.
+# LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each fan-out to PATH-NAME-ROUND.
 #
 # Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH: another --scratch-path), starts its own
 # PostgreSQL (default durability: fsync on), simulator and gateways, and stops them all at the end.
@@ -314,12 +314,16 @@ done
 
 if [ "${LIVEGATE_BENCH_EXPLAIN:-}" = 1 ]; then
     # The page statement as AudienceFanoutStatements and AudienceSQL build it, with the values bound, and
-    # planned serially as the gateway plans it (AudienceFanoutStatements.serialPlans).
+    # planned as the gateway plans it (AudienceFanoutStatements.probePlans: nested loops, serially), for
+    # the first page, one halfway and one in the last fifth of the ids (where the planner, left to itself,
+    # hashes the whole audience).
     page_size=${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}
-    halfway=$(sql "SELECT min(id) + (max(id) - min(id)) / 2 FROM push_to_start_tokens WHERE app_id = '$app_uuid'")
-    for cursor in 0 "$halfway"; do
+    read -r halfway near_end <<<"$(sql "SELECT min(id) + (max(id) - min(id)) / 2, min(id) + (max(id) - min(id)) * 9 / 10
+        FROM push_to_start_tokens WHERE app_id = '$app_uuid'" | tr '|' ' ')"
+    for cursor in 0 "$halfway" "$near_end"; do
         echo "--- EXPLAIN (ANALYZE, BUFFERS) of the audience's page after id $cursor, $page_size rows:" >&2
-        psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qAt -c "SET max_parallel_workers_per_gather = 0" -c "EXPLAIN (ANALYZE, BUFFERS)
+        psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qAt -c "SET max_parallel_workers_per_gather = 0" -c "SET enable_hashjoin = off" \
+            -c "SET enable_mergejoin = off" -c "EXPLAIN (ANALYZE, BUFFERS)
             SELECT t.id, t.push_token, u.external_id FROM push_to_start_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.app_id = '$app_uuid' AND t.attributes_type = '$attributes_type' AND t.id > $cursor
               AND (EXISTS (SELECT 1 FROM user_attributes a WHERE a.user_id = t.user_id AND a.name = 'team'

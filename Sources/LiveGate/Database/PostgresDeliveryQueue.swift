@@ -61,7 +61,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
             }
         }
         return try await pool.transaction { connection in
-            try AudienceFanoutStatements.serialPlans(on: connection)
+            try AudienceFanoutStatements.probePlans(on: connection)
             return try FanoutStatements.page(claimed, after: cursor, limit: limit, tokenLifetime: tokenLifetime, on: connection)
         }
     }
