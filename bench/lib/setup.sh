@@ -176,7 +176,7 @@ wait_for_port() {
 bench_statements() {
     [ -n "${LIVEGATE_BENCH_PG_STATS:-}" ] || return 0
     [ "$1" = - ] || psql "$DATABASE_URL" -qc "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms,
-            round((total_exec_time / calls)::numeric, 3) AS mean_ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+            round((total_exec_time / nullif(calls, 0))::numeric, 3) AS mean_ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25" >"$LIVEGATE_BENCH_PG_STATS/$1.statements.txt"
     psql "$DATABASE_URL" -qtAc "SELECT pg_stat_statements_reset()" >/dev/null
 }
