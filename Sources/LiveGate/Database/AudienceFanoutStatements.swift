@@ -28,7 +28,7 @@ enum AudienceFanoutStatements {
     /// nested loops, no hash or merge joins, no parallel workers. The planner reads an audience's filters
     /// as independent (a name, a kind and a value of one attribute), so it expects few candidates to
     /// match. For a page in the last fifth of the tokens' ids, where it also expects few candidates left,
-    /// it hashed the matching attributes of every user instead: 50 to 380 ms a page against 6 ms, on 29
+    /// it hashed the matching attributes of every user instead: 50 to 240 ms a page against 6 ms, on 29
     /// of the 201 pages of a 40% audience. And a page planned for few matches went parallel: three times
     /// the serial plan's time, with the two workers taking the cores delivery runs on. Probing costs a
     /// fan-out one probe of each token's user, wherever the matches are; a hash per page costs the whole
