@@ -51,6 +51,20 @@ public final class BackgroundProcess: @unchecked Sendable {
         return path
     }
 
+    /// Waits until something accepts TCP connections on 127.0.0.1:`port` while this process runs: false
+    /// as soon as it has exited (a server that could not bind the port exits at once), so the caller can
+    /// try another port instead of waiting out the timeout.
+    public func listens(on port: Int, timeout: Duration = .seconds(30)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if hasExited { return false }
+            let probe = try await Subprocess.bash("exec 3<>/dev/tcp/127.0.0.1/\(port)")
+            if probe.status == 0 { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Subprocess.Failure(description: "nothing listens on port \(port)")
+    }
+
     /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
     public static func waitForPort(_ port: Int, timeout: Duration = .seconds(10)) async throws {
         let deadline = ContinuousClock.now + timeout

@@ -20,7 +20,7 @@ public enum EchoServer {
             if let tls { arguments += [tls.keyFile, tls.certificateFile] } else { arguments.insert("--no-tls", at: 0) }
             let server = try BackgroundProcess(nghttpd, arguments)
             defer { server.stop() }
-            try await BackgroundProcess.waitForPort(port)
+            guard try await server.listens(on: port) else { continue }
             try await Task.sleep(for: .milliseconds(300))
             if server.hasExited { continue }
             return try await body(port)
