@@ -178,6 +178,11 @@ bench_statements() {
     [ "$1" = - ] || psql "$DATABASE_URL" -qc "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms,
             round((total_exec_time / nullif(calls, 0))::numeric, 3) AS mean_ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25" >"$LIVEGATE_BENCH_PG_STATS/$1.statements.txt"
+    # Since the server started (these counters are not reset: autovacuum and PlannerStatistics read them).
+    [ "$1" = - ] || psql "$DATABASE_URL" -qc "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del, n_live_tup, n_dead_tup
+        FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd > 0 ORDER BY relname" >>"$LIVEGATE_BENCH_PG_STATS/$1.statements.txt"
+    [ "$1" = - ] || psql "$DATABASE_URL" -qc "SELECT wal_records, wal_fpi, pg_size_pretty(wal_bytes) AS wal FROM pg_stat_wal" \
+        >>"$LIVEGATE_BENCH_PG_STATS/$1.statements.txt"
     psql "$DATABASE_URL" -qtAc "SELECT pg_stat_statements_reset()" >/dev/null
 }
 
