@@ -4,7 +4,11 @@
 // updates each). Each body's content_state carries the request's sequence number, so the last accepted
 // update of an activity is the one with its highest number.
 //
-//   load BASE_URL API_KEY APP_ID ACTIVITIES HOT RATE SECONDS CONNECTIONS OUT_FILE
+//   load BASE_URL API_KEY APP_ID ACTIVITIES HOT RATE SECONDS CONNECTIONS OUT_FILE [start]
+//
+// With `start`, posts `/messages/live_activity/start` instead: each request starts its own activity
+// `order-<sequence>` (type OrderAttributes) for one random user `user-<k>`, as an app starts one Live
+// Activity per order through push-to-start.
 //
 // HTTP/1.1 keep-alive over at most CONNECTIONS connections (libcurl multi), one request on each at a
 // time; requests due while every connection is busy wait here and go as connections free up, so the
@@ -36,10 +40,11 @@ static double now(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 10) {
-        fprintf(stderr, "usage: load BASE_URL API_KEY APP_ID ACTIVITIES HOT RATE SECONDS CONNECTIONS OUT_FILE\n");
+    if (argc != 10 && !(argc == 11 && strcmp(argv[10], "start") == 0)) {
+        fprintf(stderr, "usage: load BASE_URL API_KEY APP_ID ACTIVITIES HOT RATE SECONDS CONNECTIONS OUT_FILE [start]\n");
         return 2;
     }
+    int starts = argc == 11;
     const char *base = argv[1], *app_id = argv[3];
     long activities = atol(argv[4]), hot = atol(argv[5]);
     double rate = atof(argv[6]), seconds = atof(argv[7]);
@@ -49,7 +54,7 @@ int main(int argc, char **argv) {
     if (hot <= 0 || hot > activities) hot = activities;
 
     char url[512], authorization[512];
-    snprintf(url, sizeof url, "%s/messages/live_activity/update", base);
+    snprintf(url, sizeof url, "%s/messages/live_activity/%s", base, starts ? "start" : "update");
     snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", argv[2]);
     struct curl_slist *headers = curl_slist_append(NULL, authorization);
     headers = curl_slist_append(headers, "Content-Type: application/json");
@@ -69,9 +74,19 @@ int main(int argc, char **argv) {
             struct request *request = malloc(sizeof *request);
             request->activity = (long)(drand48() * hot);
             request->sequence = sent;
-            snprintf(request->body, sizeof request->body,
-                     "{\"app_id\":\"%s\",\"activity_id\":\"track-%ld\",\"content_state\":{\"n\":%ld,\"eta\":\"12:%02ld\"}}",
-                     app_id, request->activity, request->sequence, request->sequence % 60);
+            if (starts) {
+                snprintf(request->body, sizeof request->body,
+                         "{\"app_id\":\"%s\",\"activity_id\":\"order-%ld\",\"activity_attributes_type\":\"OrderAttributes\","
+                         "\"activity_attributes\":{\"order\":\"%ld\"},\"content_state\":{\"n\":%ld,\"eta\":\"12:%02ld\"},"
+                         "\"notification\":{\"alert\":{\"title\":\"Your order\",\"body\":\"On its way\"}},"
+                         "\"external_user_ids\":[\"user-%ld\"]}",
+                         app_id, request->sequence, request->sequence, request->sequence, request->sequence % 60,
+                         request->activity);
+            } else {
+                snprintf(request->body, sizeof request->body,
+                         "{\"app_id\":\"%s\",\"activity_id\":\"track-%ld\",\"content_state\":{\"n\":%ld,\"eta\":\"12:%02ld\"}}",
+                         app_id, request->activity, request->sequence, request->sequence % 60);
+            }
             CURL *easy = curl_easy_init();
             curl_easy_setopt(easy, CURLOPT_URL, url);
             curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);

@@ -5,9 +5,9 @@
 # ingest with delivery off, as baselines.
 #
 #   bench/tracking/run.sh [--activities A] [--devices D] [--rate R] [--seconds S] [--latency-ms L]
-#                         [--fanout N] [--ingest-connections C] [--phases "P ..."]
+#                         [--fanout N] [--ingest-connections C] [--start-rate T] [--phases "P ..."]
 #   (defaults: 20,000 activities x 1 device, 1,000 updates/s for 20 s, 20 ms, 10,000 devices, 64,
-#    every phase)
+#    R/4 starts/s, every phase)
 # LIVEGATE_BENCH_PG_STATS=FOLDER writes each phase's PostgreSQL statements by total time to
 # FOLDER/NAME.statements.txt. LIVEGATE_BENCH_PERF=FOLDER records each load phase's gateway with `perf record -g` into
 # FOLDER/NAME.perf.data (for `perf report`); its figures then carry perf's own cost.
@@ -25,9 +25,12 @@
 #              while it drains, and every activity ends on its last state.
 #   burst-off  the same with LIVEGATE_SUPERSESSION=off (a setting for measuring only): what the burst
 #              drains at when every update is sent in full.
+#   starts     T/s push-to-start starts for S s, each its own activity for one of A users (one
+#              push-to-start token each), as an app starts one Live Activity per order: the same figures.
 # The load is open loop (bench/tracking/load.c: request i goes at i/R s whatever the answers take).
 # A run fails unless every answer is a 201, every dispatch ends done or superseded with no failed push,
-# and every device shows its activity's last accepted update (bench/tracking/check.py).
+# and every device shows its activity's last accepted update (bench/tracking/check.py); in `starts`, every
+# start's push reached its user's device.
 #
 # Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH: another --scratch-path), starts its own
 # PostgreSQL (default durability: fsync on), `livegate apns-sim --tls --latency-ms L` and each gateway,
@@ -37,8 +40,8 @@ cd "$(dirname "$0")/../.."
 source scripts/lib/postgres.sh
 source bench/lib/setup.sh
 
-activities=20000 devices=1 rate=1000 seconds=20 latency=20 fanout=10000 ingest_connections=64
-phases="fanout ingest sustained half burst burst-off"
+activities=20000 devices=1 rate=1000 seconds=20 latency=20 fanout=10000 ingest_connections=64 start_rate=
+phases="fanout ingest sustained half burst burst-off starts"
 while [ $# -gt 0 ]; do
     case "$1" in
         --activities) activities=$2 ;;
@@ -48,11 +51,13 @@ while [ $# -gt 0 ]; do
         --latency-ms) latency=$2 ;;
         --fanout) fanout=$2 ;;
         --ingest-connections) ingest_connections=$2 ;;
+        --start-rate) start_rate=$2 ;;
         --phases) phases=$2 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
     shift 2
 done
+start_rate=${start_rate:-$((rate / 4))}
 
 bench_start
 cc -O2 -o "$work/load" bench/tracking/load.c -lcurl
@@ -83,6 +88,19 @@ sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
      SELECT '$app_uuid', 'fanout', 'fan-' || i, lpad(to_hex(i + 1 + $activities * $devices), 64, '0')
      FROM generate_series(0, $fanout - 1) i" >/dev/null
 sql "VACUUM ANALYZE activity_tokens" >/dev/null
+# For starts: users user-K, each with one push-to-start token, after every other device's token.
+case " $phases " in *" starts "*)
+    start_key=$("$bin" key create --workspace "$workspace" --name bench-starts \
+        --permissions messages.live_activity.start | tail -n 1)
+    sql "INSERT INTO users (workspace_id, external_id)
+         SELECT '$workspace', 'user-' || i FROM generate_series(0, $activities - 1) i" >/dev/null
+    sql "INSERT INTO push_to_start_tokens (app_id, attributes_type, device_id, user_id, push_token)
+         SELECT '$app_uuid', 'OrderAttributes', 'phone-' || substr(external_id, 6), id,
+                lpad(to_hex(substr(external_id, 6)::bigint + 1 + $activities * $devices + $fanout), 64, '0')
+         FROM users WHERE workspace_id = '$workspace' AND external_id LIKE 'user-%'" >/dev/null
+    sql "VACUUM ANALYZE users, push_to_start_tokens" >/dev/null
+    ;;
+esac
 
 gateway_port=$(free_port)
 
@@ -160,7 +178,8 @@ ingest_phase() {
     phase_stop
 }
 
-# tracking NAME RATE SECONDS HOT [VAR=value...]: one load phase; adds its row to `rows`.
+# tracking NAME RATE SECONDS HOT [VAR=value...]: one load phase; adds its row to `rows`. With `kind=start`
+# in its environment, the load is starts (load.c's `start`) under the starts key.
 tracking() {
     local name=$1 offered=$2 length=$3 hot=$4
     shift 4
@@ -173,8 +192,10 @@ tracking() {
         mkdir -p "$LIVEGATE_BENCH_PERF"
         perf_record_gateway "$gateway_pid" "$LIVEGATE_BENCH_PERF/$name.perf.data"
     fi
-    read -r sent accepted other took < <("$work/load" "http://127.0.0.1:$gateway_port" "$api_key" "$app_id" "$activities" \
-        "$hot" "$offered" "$length" 64 "$work/$name.txt")
+    local key=$api_key load_kind=()
+    if [ "${kind:-}" = start ]; then key=$start_key load_kind=(start); fi
+    read -r sent accepted other took < <("$work/load" "http://127.0.0.1:$gateway_port" "$key" "$app_id" "$activities" \
+        "$hot" "$offered" "$length" 64 "$work/$name.txt" "${load_kind[@]}")
     ended=$(sql "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')")
     [ "$other" = 0 ] || { echo "bench/tracking: FAILED: $other answers were not 201" >&2; exit 1; }
     wait_finished
@@ -187,7 +208,11 @@ tracking() {
          ORDER BY activity_id, coalesce(send_at, created_at) DESC, sequence DESC" | tr '|' ' ' >"$work/newest.txt"
     # Without supersession nothing orders an activity's updates, so there is no last state to check.
     checked=-
-    [ "$name" = burst-off ] || checked=$(python3 bench/tracking/check.py devices "$work/$name.txt" "$work/newest.txt" "$work/pushes.json" "$devices")
+    if [ "${kind:-}" = start ]; then
+        checked=$(python3 bench/tracking/check.py starts "$work/$name.txt" "$work/pushes.json" $((activities * devices + fanout)))
+    elif [ "$name" != burst-off ]; then
+        checked=$(python3 bench/tracking/check.py devices "$work/$name.txt" "$work/newest.txt" "$work/pushes.json" "$devices")
+    fi
     rows+=("$(sql "SELECT
            '$name', $offered, round($accepted / $took::numeric),
            round(count(*) FILTER (WHERE completed_at <= '$ended'::timestamp AT TIME ZONE 'UTC') / $took::numeric),
@@ -217,6 +242,7 @@ for phase in $phases; do
         half) tracking half $((rate / 2)) "$seconds" "$activities" ;;
         burst) tracking burst $((rate * 2)) 20 $((activities / 20)) ;;
         burst-off) tracking burst-off $((rate * 2)) 20 $((activities / 20)) LIVEGATE_SUPERSESSION=off ;;
+        starts) kind=start tracking starts "$start_rate" "$seconds" "$activities" ;;
         *) echo "unknown phase $phase" >&2; exit 2 ;;
     esac
 done
@@ -224,7 +250,7 @@ done
 echo
 echo "tracking: $activities activities x $devices device(s), $latency ms round trip, fsync on"
 echo "baselines: fan-out of $fanout devices ${fanout_pps} pushes/s (gateway ${fanout_us} us CPU per push); ingest, delivery off, ${ingest_rps} accepted/s (gateway ${ingest_gateway_us} us, PostgreSQL ${ingest_pg_us} us CPU per call)"
-printf '| phase | offered/s | accepted/s | delivered/s (during load) | accept→answered p50 / p90 / p99 / max ms | drain s | delivered/s while draining | superseded | pushes | gateway µs/dispatch | PostgreSQL µs/dispatch | activities checked |\n'
+printf '| phase | offered/s | accepted/s | delivered/s (during load) | accept→answered p50 / p90 / p99 / max ms | drain s | delivered/s while draining | superseded | pushes | gateway µs/dispatch | PostgreSQL µs/dispatch | activities (starts) checked |\n'
 printf '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for row in "${rows[@]}"; do
     read -r name offered accepted delivered p50 p90 p99 max drain drain_rate superseded pushes gus pgus checked <<<"$row"
