@@ -13,7 +13,12 @@ bench_start() {
 
 # bench_build: builds livegate in release mode and sets `bin` to it. LIVEGATE_BENCH_SCRATCH, if set, is
 # passed to swift build as --scratch-path (so a benchmark need not wait on another build's folder).
+# LIVEGATE_BENCH_BIN=PATH runs that livegate instead, unbuilt: a build kept aside, for side-by-side runs.
 bench_build() {
+    if [ -n "${LIVEGATE_BENCH_BIN:-}" ]; then
+        bin=$LIVEGATE_BENCH_BIN
+        return
+    fi
     local scratch=()
     if [ -n "${LIVEGATE_BENCH_SCRATCH:-}" ]; then scratch=(--scratch-path "$LIVEGATE_BENCH_SCRATCH"); fi
     echo "building livegate (release)..." >&2

@@ -3,13 +3,14 @@ import Foundation
 import NIOConcurrencyHelpers
 import PostgresClient
 
-/// Dispatches in PostgreSQL. Updates without an idempotency key go through group commit; everything
-/// else commits in a transaction of its own. Once a commit has succeeded (never before, never after a
+/// Dispatches in PostgreSQL. Updates, and starts to users, without an idempotency key go through group
+/// commit; everything else (a start to an audience among them) commits in a transaction of its own. Once a commit has succeeded (never before, never after a
 /// failed one) the store publishes it: it rings the delivery doorbell, so this gateway's delivery engine
 /// starts on it at once, and tells this gateway's deliveries of what it superseded to stop.
 public final class PostgresDispatchStore: DispatchStore {
     let pool: PostgresConnectionPool
     private let updates: GroupCommitQueue<Dispatch, UpdateResolution>
+    private let starts: GroupCommitQueue<PendingStart, StartResolution>
     private let doorbell: DeliveryDoorbell?
     private let stops: DispatchStopSignals?
     private let supersedes: Bool
@@ -27,6 +28,9 @@ public final class PostgresDispatchStore: DispatchStore {
         self.supersedes = supersedes
         self.updates = GroupCommitQueue(settings: commitSettings) { batch in
             await Self.writeUpdates(batch, supersede: supersedes, pool: pool, doorbell: doorbell, handoff: handoff)
+        }
+        self.starts = GroupCommitQueue(settings: commitSettings) { batch in
+            await Self.writeStarts(batch, pool: pool, doorbell: doorbell)
         }
     }
 
@@ -65,6 +69,11 @@ public final class PostgresDispatchStore: DispatchStore {
         _ dispatch: Dispatch, targeting: StartTargeting, idempotency: IdempotencyClaim?,
         respond: @escaping @Sendable (StartResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
+        if idempotency == nil, targeting.audience == nil {
+            // The statement's writer rang the doorbell (`writeStarts`): once for all its starts.
+            let resolution = try await starts.submit(PendingStart(dispatch: dispatch, targeting: targeting))
+            return .committed(respond(resolution))
+        }
         let outcome = try await pool.transaction { connection in
             let write = {
                 respond(try StartDispatchStatements.insert(dispatch, targeting: targeting, on: connection))
@@ -74,6 +83,35 @@ public final class PostgresDispatchStore: DispatchStore {
         }
         publish()
         return outcome
+    }
+
+    /// One transaction for the whole batch (`StartBatchStatements`); if it fails (say one start's app
+    /// was deleted meanwhile), each start is tried alone so the others still commit.
+    static func writeStarts(
+        _ batch: [PendingStart], pool: PostgresConnectionPool, doorbell: DeliveryDoorbell? = nil
+    ) async
+        -> [Result<StartResolution, any Error>]
+    {
+        var committed = false
+        defer { if committed { doorbell?.ring() } }
+        do {
+            let resolutions = try await pool.transaction { try StartBatchStatements.insert(batch, on: $0) }
+            committed = true
+            return resolutions.map { .success($0) }
+        } catch let error as PostgresError where error.code == .statementFailed && batch.count > 1 {
+            var results: [Result<StartResolution, any Error>] = []
+            for start in batch {
+                do {
+                    results.append(.success(try await pool.transaction { try StartBatchStatements.insert([start], on: $0)[0] }))
+                    committed = true
+                } catch {
+                    results.append(.failure(error))
+                }
+            }
+            return results
+        } catch {
+            return batch.map { _ in .failure(error) }
+        }
     }
 
     /// One statement for the whole batch; if it fails on a row (say its app was deleted meanwhile), each
