@@ -1,10 +1,12 @@
+import APNsCore
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import LiveGate
 import PostgresClient
 import TestSupport
 import Testing
+
+@testable import LiveGate
 
 /// Starts to users share group commit's transactions: each still resolves its own users, in its own
 /// workspace, to tokens of its own type, and gets its own answer.
@@ -78,6 +80,37 @@ struct StartGroupCommitTests {
             }
             // A transaction's rows share its now(): fewer distinct times than starts, some shared.
             #expect(try await database.count("SELECT count(DISTINCT created_at) FROM dispatches WHERE event = 'start'") < 48)
+        }
+    }
+
+    /// One start of a batch that cannot be written (its payload over the table's 4 KB check, which the
+    /// API never lets through) fails alone: the batch is tried start by start, and the others commit
+    /// with their targets.
+    @Test func aStartThatCannotBeWrittenFailsAloneInItsBatch() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant()
+            try await database.registerPushToStart(tenant, type: "Order", device: "phone", token: "a1a1", externalID: "fan-1")
+            func start(_ activity: String, payloadBytes: Int = 64) -> PendingStart {
+                PendingStart(
+                    dispatch: Dispatch(
+                        workspaceID: tenant.workspace.id, appID: tenant.app.id, event: .start, activityID: activity, externalID: nil,
+                        payload: Array(#"{"aps":{"event":"start","pad":"\#(String(repeating: "x", count: payloadBytes))"}}"#.utf8),
+                        priority: .immediate, expiresAt: Date() + 3600),
+                    targeting: StartTargeting(attributesType: "Order", users: [.externalID("fan-1"), .externalID("ghost")]))
+            }
+            let batch = [start("order-1"), start("order-2", payloadBytes: 5000), start("order-3")]
+            let results = await PostgresDispatchStore.writeStarts(batch, pool: database.pool)
+            #expect(results.count == 3)
+            for index in [0, 2] {
+                let resolution = try results[index].get()
+                #expect(resolution == StartResolution(targetCount: 1, unknownUsers: [.externalID("ghost")], usersWithoutToken: []))
+            }
+            #expect((try? results[1].get()) == nil)
+            let written = try await database.pool.query(
+                "SELECT d.activity_id, count(t.id)::int AS targets FROM dispatches d LEFT JOIN dispatch_targets t ON t.dispatch_id = d.id"
+                    + " GROUP BY d.activity_id ORDER BY d.activity_id")
+            #expect(try written.map { try $0.require("activity_id", as: String.self) } == ["order-1", "order-3"])
+            #expect(try written.map { try $0.require("targets", as: Int.self) } == [1, 1])
         }
     }
 }
