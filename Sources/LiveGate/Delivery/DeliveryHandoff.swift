@@ -1,7 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Hands the updates this gateway commits straight to its own delivery engine. The commit writes them
+/// Hands the updates, and starts to users, this gateway commits straight to its own delivery engine. The commit writes them
 /// already leased to the engine's worker, under its session, so no claim has to find them again: the
 /// engine takes them from here, in memory, and delivers them as it delivers what it claims. A crash
 /// between the two loses nothing: the rows are leased to a session that ends with the process, and

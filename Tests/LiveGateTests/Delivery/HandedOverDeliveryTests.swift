@@ -1,6 +1,9 @@
 import APNsCore
 import APNsSimulator
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOConcurrencyHelpers
 import PostgresClient
 import TestSupport
 import Testing
@@ -33,6 +36,46 @@ struct HandedOverDeliveryTests {
             let leased = try await harness.database.pool.query("SELECT leased_by FROM dispatches WHERE id = $1", [id])[0]
             #expect(try leased.decode("leased_by", as: String.self) == nil, "nothing left leased")
             #expect(harness.simulator.received.map(\.deviceToken) == [token(0x51)])
+        }
+    }
+
+    /// A start to a user is handed over at its commit too: delivered to the user's push-to-start token
+    /// with no claim, its target answered. The commit rings a doorbell the engine does not hear and the
+    /// poll is an hour away, so only the handoff can bring it to the engine within the test.
+    @Test func aStartIsDeliveredWithoutAClaim() async throws {
+        var settings = DeliveryHarness.testSettings
+        settings.pollInterval = .seconds(3_600)
+        try await DeliveryHarness.with(settings: settings, handingOver: true) { harness in
+            try await harness.database.registerPushToStart(
+                harness.tenant, type: "OrderAttributes", device: "phone", token: token(0x71), externalID: "fan-1")
+            let body = #"""
+                {"app_id":"\#(harness.tenant.app.identifier)","activity_id":"order-71","activity_attributes_type":"OrderAttributes",
+                 "activity_attributes":{},"content_state":{"stage":"cooking"},"external_user_ids":["fan-1"],
+                 "notification":{"alert":{"title":"Your order","body":"Cooking"}}}
+                """#
+            let id = NIOLockedValueBox<String?>(nil)
+            try await DeliveryServiceTests.running(harness.engine) {
+                try await Task.sleep(for: .milliseconds(200))
+                let app = TestGateway.app(
+                    harness.database, doorbell: DeliveryDoorbell(), stops: harness.stops, handoff: harness.handoff)
+                try await app.test(.router) { client in
+                    let response = try await client.post("/messages/live_activity/start", body, key: harness.tenant.secret)
+                    #expect(response.status == .created)
+                    id.withLockedValue { $0 = response.dispatchID }
+                }
+                let started = try #require(id.withLockedValue { $0 })
+                try await DeliveryServiceTests.waitUntil("the start is done", timeout: .seconds(20)) {
+                    try await harness.dispatch(started).require("status", as: String.self) == "done"
+                }
+            }
+            let started = try #require(id.withLockedValue { $0 })
+            let row = try await harness.dispatch(started)
+            #expect(try row.require("sent_count", as: Int.self) == 1)
+            #expect(try row.require("attempts", as: Int.self) == 1, "its commit counted as its one claim")
+            let target = try await harness.database.pool.query(
+                "SELECT apns_status FROM dispatch_targets WHERE dispatch_id = $1", [started])
+            #expect(try target.map { try $0.require("apns_status", as: Int.self) } == [200])
+            #expect(harness.simulator.received.map(\.deviceToken) == [token(0x71)])
         }
     }
 

@@ -30,7 +30,7 @@ public final class PostgresDispatchStore: DispatchStore {
             await Self.writeUpdates(batch, supersede: supersedes, pool: pool, doorbell: doorbell, handoff: handoff)
         }
         self.starts = GroupCommitQueue(settings: commitSettings) { batch in
-            await Self.writeStarts(batch, pool: pool, doorbell: doorbell)
+            await Self.writeStarts(batch, pool: pool, doorbell: doorbell, handoff: handoff)
         }
     }
 
@@ -86,23 +86,37 @@ public final class PostgresDispatchStore: DispatchStore {
     }
 
     /// One transaction for the whole batch (`StartBatchStatements`); if it fails (say one start's app
-    /// was deleted meanwhile), each start is tried alone so the others still commit.
+    /// was deleted meanwhile), each start is tried alone so the others still commit. The starts sent now
+    /// are written leased to this gateway's engine and handed to it once committed, when it can take
+    /// them (`DeliveryHandoff`), as updates are.
     static func writeStarts(
-        _ batch: [PendingStart], pool: PostgresConnectionPool, doorbell: DeliveryDoorbell? = nil
+        _ batch: [PendingStart], pool: PostgresConnectionPool, doorbell: DeliveryDoorbell? = nil,
+        handoff: DeliveryHandoff? = nil
     ) async
         -> [Result<StartResolution, any Error>]
     {
+        let sentNow = batch.filter { $0.dispatch.sendAt == nil }
+        let grant = handoff?.grant(sentNow.count)
+        var handedOver = false
         var committed = false
-        defer { if committed { doorbell?.ring() } }
+        // Whatever was written pending waits for a claim: ring for it (a failed write rings for nothing).
+        defer { if committed && (!handedOver || sentNow.count < batch.count) { doorbell?.ring() } }
         do {
-            let resolutions = try await pool.transaction { try StartBatchStatements.insert(batch, on: $0) }
+            let written = try await pool.transaction { try StartBatchStatements.insert(batch, lease: grant, on: $0) }
             committed = true
-            return resolutions.map { .success($0) }
+            if let handoff, let grant {
+                let handed = zip(batch, written).filter { $0.0.dispatch.sendAt == nil }
+                handoff.hand(handed.map { ClaimedDispatch(handedOver: $0.0.dispatch, createdAt: $0.1.createdAt) }, under: grant)
+                handedOver = true
+            }
+            return written.map { .success($0.resolution) }
         } catch let error as PostgresError where error.code == .statementFailed && batch.count > 1 {
+            if let grant { handoff?.giveBack(grant) }
             var results: [Result<StartResolution, any Error>] = []
             for start in batch {
                 do {
-                    results.append(.success(try await pool.transaction { try StartBatchStatements.insert([start], on: $0)[0] }))
+                    results.append(
+                        .success(try await pool.transaction { try StartBatchStatements.insert([start], on: $0)[0].resolution }))
                     committed = true
                 } catch {
                     results.append(.failure(error))
@@ -110,6 +124,7 @@ public final class PostgresDispatchStore: DispatchStore {
             }
             return results
         } catch {
+            if let grant { handoff?.giveBack(grant) }
             return batch.map { _ in .failure(error) }
         }
     }

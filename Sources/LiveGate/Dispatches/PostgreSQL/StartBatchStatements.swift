@@ -9,13 +9,22 @@ struct PendingStart: Sendable {
     let targeting: StartTargeting
 }
 
+/// A start as its commit wrote it: what the API answers with, and when it was accepted.
+struct CommittedStart: Sendable {
+    let resolution: StartResolution
+    let createdAt: Date
+}
+
 /// Commits starts to users, as many as group commit gathers (or one, `StartDispatchStatements`): each
 /// start's users resolved to their push-to-start tokens of its type, its dispatch written with them as
 /// its targets. At most five statements however many starts (users by external id, by alias, their
 /// tokens, the dispatches, their targets), inside the caller's transaction. Rows travel as one array per
 /// column; `ord` is a start's place in the batch.
 enum StartBatchStatements {
-    static func insert(_ starts: [PendingStart], on connection: PostgresConnection) throws -> [StartResolution] {
+    /// `lease`: the starts sent now are written leased to the engine it names (`DeliveryHandoff`).
+    static func insert(
+        _ starts: [PendingStart], lease: DeliveryHandoff.Grant? = nil, on connection: PostgresConnection
+    ) throws -> [CommittedStart] {
         let users = try resolveUsers(starts, on: connection)
         var tokenOrds: [String] = []
         var tokenApps: [String] = []
@@ -42,7 +51,7 @@ enum StartBatchStatements {
                 targets.devices.append(try row.require("device_id"))
             }
         }
-        try connection.query(
+        let written = try connection.query(
             dispatchesStatement,
             [
                 starts.map(\.dispatch.id.lowercasedText),
@@ -54,7 +63,11 @@ enum StartBatchStatements {
                 starts.map { PostgresTimestamp.format($0.dispatch.expiresAt) },
                 starts.map { $0.dispatch.sendAt.map(PostgresTimestamp.format) ?? "" },
                 starts.map(\.targeting.attributesType),
+                lease?.worker ?? "",
+                lease?.session,
+                (lease?.lease ?? .zero).inSeconds,
             ])
+        let createdAt: Date = try written.first?.require("created_at") ?? Date()
         var targetCounts: [String: Int] = [:]
         if !targets.dispatches.isEmpty {
             for row in try connection.query(targetsStatement, [targets.dispatches, targets.tokens, targets.users, targets.devices]) {
@@ -62,10 +75,14 @@ enum StartBatchStatements {
             }
         }
         return starts.enumerated().map { ord, start in
-            StartResolution(
-                targetCount: targetCounts[start.dispatch.id.lowercasedText] ?? 0,
-                unknownUsers: start.targeting.users.filter { users[ord][$0] == nil },
-                usersWithoutToken: start.targeting.users.filter { users[ord][$0].map { !usersWithTokens[ord].contains($0) } ?? false })
+            CommittedStart(
+                resolution: StartResolution(
+                    targetCount: targetCounts[start.dispatch.id.lowercasedText] ?? 0,
+                    unknownUsers: start.targeting.users.filter { users[ord][$0] == nil },
+                    usersWithoutToken: start.targeting.users.filter {
+                        users[ord][$0].map { !usersWithTokens[ord].contains($0) } ?? false
+                    }),
+                createdAt: createdAt)
         }
     }
 
@@ -131,18 +148,26 @@ enum StartBatchStatements {
             ORDER BY r.ord, t.id
             """)
 
+    /// Sent now, with a lease given (`$10` the worker, '' for none): written as a claim leaves them.
     static let dispatchesStatement = PostgresStatement(
         name: "livegate_batch_start_dispatches",
         sql: """
             INSERT INTO dispatches (id, workspace_id, app_id, event, activity_id, payload, priority, expires_at,
-                                    send_at, next_attempt_at, attributes_type)
+                                    send_at, next_attempt_at, attributes_type,
+                                    status, leased_by, leased_by_session, leased_until, attempts)
             SELECT id, workspace_id, app_id, 'start', activity_id, payload, priority, expires_at,
-                   nullif(send_at, '')::timestamptz, coalesce(nullif(send_at, '')::timestamptz, now()), attributes_type
-            FROM unnest($1::text[]::uuid[], $2::text[]::uuid[], $3::text[]::uuid[], $4::text[], $5::text[],
-                        $6::text[]::smallint[], $7::text[]::timestamptz[], $8::text[], $9::text[])
-                 WITH ORDINALITY AS b(id, workspace_id, app_id, activity_id, payload, priority, expires_at, send_at,
-                                      attributes_type, ord)
+                   nullif(send_at, '')::timestamptz, coalesce(nullif(send_at, '')::timestamptz, now()), attributes_type,
+                   CASE WHEN leased THEN 'delivering' ELSE 'pending' END,
+                   CASE WHEN leased THEN $10 END, CASE WHEN leased THEN $11::int END,
+                   CASE WHEN leased THEN now() + make_interval(secs => $12) END,
+                   CASE WHEN leased THEN 1 ELSE 0 END
+            FROM (SELECT *, send_at = '' AND $10::text <> '' AS leased
+                  FROM unnest($1::text[]::uuid[], $2::text[]::uuid[], $3::text[]::uuid[], $4::text[], $5::text[],
+                              $6::text[]::smallint[], $7::text[]::timestamptz[], $8::text[], $9::text[])
+                       WITH ORDINALITY AS b(id, workspace_id, app_id, activity_id, payload, priority, expires_at,
+                                            send_at, attributes_type, ord)) b
             ORDER BY ord
+            RETURNING created_at
             """)
 
     /// The targets in the order given (each start's in token order); a token twice in one start is

@@ -11,6 +11,7 @@ enum StartDispatchStatements {
     ) throws -> StartResolution {
         guard let audience = targeting.audience else {
             return try StartBatchStatements.insert([PendingStart(dispatch: dispatch, targeting: targeting)], on: connection)[0]
+                .resolution
         }
         try connection.query(
             """
