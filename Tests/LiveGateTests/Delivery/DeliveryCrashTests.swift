@@ -67,107 +67,84 @@ struct DeliveryCrashTests {
         }
     }
 
-    /// The same for starts, handed to the engine at their commit: 20 starts, each for its own user's
-    /// push-to-start token (answers held 3 s), SIGKILL while they are out, another gateway: every start
-    /// ends done, its one target answered, nothing left claimed, every device started.
-    @Test func aGatewayKilledMidBatchOfStartsLosesNone() async throws {
-        try await SimulatorFixture.with { fixture in
-            let simulator = fixture.simulator
-            let tokens = (0..<20).map { token(numbered: 60_000 + $0) }
-            for device in tokens { simulator.setBehavior(.delay(milliseconds: 3_000), for: device) }
-            try await TestDatabase.with { database in
-                let tenant = try await database.makeTenant(
-                    bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
-                for (index, device) in tokens.enumerated() {
-                    try await database.registerPushToStart(
-                        tenant, type: "OrderAttributes", device: "phone-\(index)", token: device, externalID: "buyer-\(index)")
-                }
-                let environment = LiveGateBinary.environment(
-                    databaseURL: database.connectionString,
-                    ["LIVEGATE_APNS_CA_FILE": fixture.certificate.certificateFile, "LIVEGATE_DELIVERY_POLL_MILLISECONDS": "100"])
-                let first = try await Self.startGateway(environment: environment)
-                for index in tokens.indices {
-                    let response = try await CurlHTTPClient.request(
-                        "POST", "http://127.0.0.1:\(first.port)/messages/live_activity/start",
-                        headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"],
-                        body: Data(
-                            (#"{"app_id":"\#(tenant.app.identifier)","activity_id":"order-\#(index)","#
-                                + #""activity_attributes_type":"OrderAttributes","activity_attributes":{},"#
-                                + #""content_state":{"eta":"12:\#(index)"},"notification":{"alert":{"title":"t","body":"b"}},"#
-                                + #""external_user_ids":["buyer-\#(index)"]}"#).utf8))
-                    #expect(response.status == 201)
-                }
-                try await Self.waitUntil("every push is out, its answer held") { simulator.received.count >= tokens.count }
-                first.process.stop(signal: SIGKILL)
-                let finishedBefore = Set(
-                    try await database.pool.query("SELECT id FROM dispatches WHERE status = 'done'").map {
-                        try $0.require("id", as: UUID.self)
-                    })
-                #expect(finishedBefore.count < tokens.count, "the crash came before the batch was recorded")
-
-                let second = try await Self.startGateway(environment: environment)
-                defer { second.process.stop() }
-                try await Self.waitUntil("every start is done", timeout: .seconds(90)) {
-                    let open = try await database.pool.query("SELECT count(*)::int AS n FROM dispatches WHERE status <> 'done'")
-                    return try open[0].require("n", as: Int.self) == 0
-                }
-                let rows = try await database.pool.query("SELECT id, event, sent_count, failed_count, attempts, leased_by FROM dispatches")
-                #expect(rows.count == tokens.count)
-                for row in rows {
-                    #expect(try row.require("event", as: String.self) == "start")
-                    #expect(try row.require("sent_count", as: Int.self) == 1, "counted once")
-                    #expect(try row.require("failed_count", as: Int.self) == 0)
-                    if try !finishedBefore.contains(row.require("id", as: UUID.self)) {
-                        #expect(try row.require("attempts", as: Int.self) >= 2, "taken over by the second gateway")
-                    }
-                    #expect(try row.decode("leased_by", as: String.self) == nil, "nothing left claimed")
-                }
-                #expect(try await database.count("SELECT count(*) FROM dispatch_targets WHERE apns_status = 200") == tokens.count)
-                for (index, device) in tokens.enumerated() {
-                    let pushes = simulator.received.filter { $0.deviceToken == device }
-                    #expect((1...2).contains(pushes.count), "\(device.suffix(8)) got \(pushes.count) pushes")
-                    #expect(pushes.allSatisfy { String(decoding: $0.payload, as: UTF8.self).contains("12:\(index)") })
-                }
-            }
-        }
-    }
-
     /// SIGKILL `livegate serve` while a batch of 40 small dispatches (one device each, answers held 3 s)
     /// is in flight, start another: every dispatch is taken over at once (the dead gateway's session
     /// ended with it) and ends done, counted once; none is left claimed; every device has its update.
     @Test func aGatewayKilledMidBatchOfSmallDispatchesLosesNone() async throws {
+        try await Self.killMidBatch(
+            devices: (0..<40).map { token(numbered: 50_000 + $0) },
+            register: { database, tenant, index, device in
+                try await database.insertActivityTokens([device], app: tenant.app, activityID: "order-\(index)")
+            },
+            request: { tenant, index in
+                (
+                    "update",
+                    #"{"app_id":"\#(tenant.app.identifier)","activity_id":"order-\#(index)","content_state":{"eta":"12:\#(index)"}}"#
+                )
+            })
+    }
+
+    /// The same for starts, handed to the engine at their commit: 20 starts, each for its own user's
+    /// push-to-start token; every start ends done with its one target answered.
+    @Test func aGatewayKilledMidBatchOfStartsLosesNone() async throws {
+        try await Self.killMidBatch(
+            devices: (0..<20).map { token(numbered: 60_000 + $0) },
+            register: { database, tenant, index, device in
+                try await database.registerPushToStart(
+                    tenant, type: "OrderAttributes", device: "phone-\(index)", token: device, externalID: "buyer-\(index)")
+            },
+            request: { tenant, index in
+                (
+                    "start",
+                    #"{"app_id":"\#(tenant.app.identifier)","activity_id":"order-\#(index)","#
+                        + #""activity_attributes_type":"OrderAttributes","activity_attributes":{},"#
+                        + #""content_state":{"eta":"12:\#(index)"},"notification":{"alert":{"title":"t","body":"b"}},"#
+                        + #""external_user_ids":["buyer-\#(index)"]}"#
+                )
+            },
+            then: { database, devices async throws in
+                #expect(try await database.count("SELECT count(*) FROM dispatch_targets WHERE apns_status = 200") == devices)
+            })
+    }
+
+    /// One device per dispatch (`register`, answers held 3 s), one call each (`request`: the message
+    /// kind and its body, whose content-state carries "12:<index>"), SIGKILL once every push is out,
+    /// then another gateway: every dispatch ends done, counted once, taken over if the first had not
+    /// finished it, nothing left claimed, every device served once or twice with its own state.
+    static func killMidBatch(
+        devices: [String],
+        register: @escaping @Sendable (TestDatabase, Tenant, Int, String) async throws -> Void,
+        request: @escaping @Sendable (Tenant, Int) -> (kind: String, body: String),
+        then: @escaping @Sendable (TestDatabase, Int) async throws -> Void = { _, _ in }
+    ) async throws {
         try await SimulatorFixture.with { fixture in
             let simulator = fixture.simulator
-            let tokens = (0..<40).map { token(numbered: 50_000 + $0) }
-            for device in tokens { simulator.setBehavior(.delay(milliseconds: 3_000), for: device) }
+            for device in devices { simulator.setBehavior(.delay(milliseconds: 3_000), for: device) }
             try await TestDatabase.with { database in
                 let tenant = try await database.makeTenant(
                     bundleID: APNsSimulatorTests.bundleID, endpoint: fixture.endpoint, credentials: fixture.credentials)
-                for (index, device) in tokens.enumerated() {
-                    try await database.insertActivityTokens([device], app: tenant.app, activityID: "order-\(index)")
-                }
+                for (index, device) in devices.enumerated() { try await register(database, tenant, index, device) }
                 let environment = LiveGateBinary.environment(
                     databaseURL: database.connectionString,
                     ["LIVEGATE_APNS_CA_FILE": fixture.certificate.certificateFile, "LIVEGATE_DELIVERY_POLL_MILLISECONDS": "100"])
                 let first = try await Self.startGateway(environment: environment)
-                for index in tokens.indices {
+                for index in devices.indices {
+                    let (kind, body) = request(tenant, index)
                     let response = try await CurlHTTPClient.request(
-                        "POST", "http://127.0.0.1:\(first.port)/messages/live_activity/update",
+                        "POST", "http://127.0.0.1:\(first.port)/messages/live_activity/\(kind)",
                         headers: ["Authorization": "Bearer \(tenant.secret)", "Content-Type": "application/json"],
-                        body: Data(
-                            #"{"app_id":"\#(tenant.app.identifier)","activity_id":"order-\#(index)","content_state":{"eta":"12:\#(index)"}}"#
-                                .utf8))
+                        body: Data(body.utf8))
                     #expect(response.status == 201)
                 }
-                try await Self.waitUntil("every push is out, its answer held") { simulator.received.count >= tokens.count }
+                try await Self.waitUntil("every push is out, its answer held") { simulator.received.count >= devices.count }
                 first.process.stop(signal: SIGKILL)
-                // On a loaded machine the first answers can come back before the last update is even
+                // On a loaded machine the first answers can come back before the last call is even
                 // accepted: those dispatches are done by the first gateway, rightly, and not taken over.
                 let finishedBefore = Set(
                     try await database.pool.query("SELECT id FROM dispatches WHERE status = 'done'").map {
                         try $0.require("id", as: UUID.self)
                     })
-                #expect(finishedBefore.count < tokens.count, "the crash came before the batch was recorded")
+                #expect(finishedBefore.count < devices.count, "the crash came before the batch was recorded")
 
                 let second = try await Self.startGateway(environment: environment)
                 defer { second.process.stop() }
@@ -176,7 +153,7 @@ struct DeliveryCrashTests {
                     return try open[0].require("n", as: Int.self) == 0
                 }
                 let rows = try await database.pool.query("SELECT id, sent_count, failed_count, attempts, leased_by FROM dispatches")
-                #expect(rows.count == tokens.count)
+                #expect(rows.count == devices.count)
                 for row in rows {
                     #expect(try row.require("sent_count", as: Int.self) == 1, "counted once")
                     #expect(try row.require("failed_count", as: Int.self) == 0)
@@ -185,11 +162,12 @@ struct DeliveryCrashTests {
                     }
                     #expect(try row.decode("leased_by", as: String.self) == nil, "nothing left claimed")
                 }
-                for (index, device) in tokens.enumerated() {
+                for (index, device) in devices.enumerated() {
                     let pushes = simulator.received.filter { $0.deviceToken == device }
                     #expect((1...2).contains(pushes.count), "\(device.suffix(8)) got \(pushes.count) pushes")
                     #expect(pushes.allSatisfy { String(decoding: $0.payload, as: UTF8.self).contains("12:\(index)") })
                 }
+                try await then(database, devices.count)
             }
         }
     }

@@ -85,92 +85,34 @@ public final class PostgresDispatchStore: DispatchStore {
         return outcome
     }
 
-    /// One transaction for the whole batch (`StartBatchStatements`); if it fails (say one start's app
-    /// was deleted meanwhile), each start is tried alone so the others still commit. The starts sent now
-    /// are written leased to this gateway's engine and handed to it once committed, when it can take
-    /// them (`DeliveryHandoff`), as updates are.
+    /// One transaction for the whole batch (`StartBatchStatements`), written and handed over as
+    /// `writeHandingOver` says.
     static func writeStarts(
         _ batch: [PendingStart], pool: PostgresConnectionPool, doorbell: DeliveryDoorbell? = nil,
         handoff: DeliveryHandoff? = nil
     ) async
         -> [Result<StartResolution, any Error>]
     {
-        let sentNow = batch.filter { $0.dispatch.sendAt == nil }
-        let grant = handoff?.grant(sentNow.count)
-        var handedOver = false
-        var committed = false
-        // Whatever was written pending waits for a claim: ring for it (a failed write rings for nothing).
-        defer { if committed && (!handedOver || sentNow.count < batch.count) { doorbell?.ring() } }
-        do {
-            let written = try await pool.transaction { try StartBatchStatements.insert(batch, lease: grant, on: $0) }
-            committed = true
-            if let handoff, let grant {
-                let handed = zip(batch, written).filter { $0.0.dispatch.sendAt == nil }
-                handoff.hand(handed.map { ClaimedDispatch(handedOver: $0.0.dispatch, createdAt: $0.1.createdAt) }, under: grant)
-                handedOver = true
+        await writeHandingOver(batch, dispatch: \.dispatch, doorbell: doorbell, handoff: handoff) { starts, lease in
+            try await pool.transaction { connection in
+                try StartBatchStatements.insert(starts, lease: lease, on: connection).map { ($0.resolution, $0.createdAt) }
             }
-            return written.map { .success($0.resolution) }
-        } catch let error as PostgresError where error.code == .statementFailed && batch.count > 1 {
-            if let grant { handoff?.giveBack(grant) }
-            var results: [Result<StartResolution, any Error>] = []
-            for start in batch {
-                do {
-                    results.append(
-                        .success(try await pool.transaction { try StartBatchStatements.insert([start], on: $0)[0].resolution }))
-                    committed = true
-                } catch {
-                    results.append(.failure(error))
-                }
-            }
-            return results
-        } catch {
-            if let grant { handoff?.giveBack(grant) }
-            return batch.map { _ in .failure(error) }
         }
     }
 
-    /// One statement for the whole batch; if it fails on a row (say its app was deleted meanwhile), each
-    /// row is tried alone so the others still commit. The batch's updates sent now are written leased to
-    /// this gateway's engine and handed to it once committed, when it can take them (`DeliveryHandoff`).
+    /// One statement for the whole batch (`UpdateDispatchStatement`), written and handed over as
+    /// `writeHandingOver` says.
     static func writeUpdates(
         _ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool, doorbell: DeliveryDoorbell? = nil,
         handoff: DeliveryHandoff? = nil
     ) async
         -> [Result<UpdateResolution, any Error>]
     {
-        let sentNow = batch.filter { $0.sendAt == nil }
-        let grant = handoff?.grant(sentNow.count)
-        var handedOver = false
-        // Whatever was written pending waits for a claim: ring for it (a failed write rings for nothing).
-        defer { if !handedOver || sentNow.count < batch.count { doorbell?.ring() } }
-        do {
-            let committed = try await pool.withConnection {
-                try UpdateDispatchStatement.insert(batch, supersede: supersede, lease: grant, on: $0)
+        await writeHandingOver(batch, dispatch: \.self, doorbell: doorbell, handoff: handoff) { dispatches, lease in
+            try await pool.withConnection { connection in
+                try UpdateDispatchStatement.insert(dispatches, supersede: supersede, lease: lease, on: connection)
+                    .map { ($0.resolution, $0.createdAt) }
             }
-            if let handoff, let grant {
-                let handed = zip(batch, committed).filter { $0.0.sendAt == nil }
-                handoff.hand(handed.map { ClaimedDispatch(handedOver: $0.0, createdAt: $0.1.createdAt) }, under: grant)
-                handedOver = true
-            }
-            return committed.map { .success($0.resolution) }
-        } catch let error as PostgresError where error.code == .statementFailed && batch.count > 1 {
-            if let grant { handoff?.giveBack(grant) }
-            var results: [Result<UpdateResolution, any Error>] = []
-            for dispatch in batch {
-                do {
-                    results.append(
-                        .success(
-                            try await pool.withConnection {
-                                try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: $0)[0].resolution
-                            }))
-                } catch {
-                    results.append(.failure(error))
-                }
-            }
-            return results
-        } catch {
-            if let grant { handoff?.giveBack(grant) }
-            return batch.map { _ in .failure(error) }
         }
     }
 }
