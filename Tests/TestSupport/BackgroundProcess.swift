@@ -55,22 +55,21 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// as soon as it has exited (a server that could not bind the port exits at once), so the caller can
     /// try another port instead of waiting out the timeout.
     public func listens(on port: Int, timeout: Duration = .seconds(30)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if hasExited { return false }
-            let probe = try await Subprocess.bash("exec 3<>/dev/tcp/127.0.0.1/\(port)")
-            if probe.status == 0 { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw Subprocess.Failure(description: "nothing listens on port \(port)")
+        try await Self.waitForPort(port, timeout: timeout, unless: { self.hasExited })
     }
 
     /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
     public static func waitForPort(_ port: Int, timeout: Duration = .seconds(10)) async throws {
+        _ = try await waitForPort(port, timeout: timeout, unless: { false })
+    }
+
+    /// True once something listens on `port`, false as soon as `giveUp` says so; throws at `timeout`.
+    private static func waitForPort(_ port: Int, timeout: Duration, unless giveUp: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
+            if giveUp() { return false }
             let probe = try await Subprocess.bash("exec 3<>/dev/tcp/127.0.0.1/\(port)")
-            if probe.status == 0 { return }
+            if probe.status == 0 { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw Subprocess.Failure(description: "nothing listens on port \(port)")

@@ -1,11 +1,11 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Hands the updates, and starts to users, this gateway commits straight to its own delivery engine. The commit writes them
-/// already leased to the engine's worker, under its session, so no claim has to find them again: the
-/// engine takes them from here, in memory, and delivers them as it delivers what it claims. A crash
-/// between the two loses nothing: the rows are leased to a session that ends with the process, and
-/// another gateway takes them over as it takes over any claim of a dead worker.
+/// Hands the updates, and starts to users, this gateway commits straight to its own delivery engine.
+/// The commit writes them already leased to the engine's worker, under its session, so no claim has to
+/// find them again: the engine takes them from here, in memory, and delivers them as it delivers what
+/// it claims. A crash between the two loses nothing: the rows are leased to a session that ends with
+/// the process, and another gateway takes them over as it takes over any claim of a dead worker.
 ///
 /// The engine opens it while it runs and says how much it can take; a commit asks for a grant first. No
 /// grant (no engine, stopping, the session lost, or as many dispatches waiting as pushes may be in

@@ -9,7 +9,7 @@ extension PostgresDispatchStore {
     /// rings the doorbell for a claim. `insert` returns each item's resolution and acceptance time.
     static func writeHandingOver<Item: Sendable, Resolution: Sendable>(
         _ batch: [Item], dispatch: (Item) -> Dispatch, doorbell: DeliveryDoorbell?, handoff: DeliveryHandoff?,
-        insert: @escaping @Sendable ([Item], DeliveryHandoff.Grant?) async throws -> [(resolution: Resolution, createdAt: Date)]
+        insert: @escaping @Sendable ([Item], DeliveryHandoff.Grant?) async throws -> [CommittedDispatch<Resolution>]
     ) async -> [Result<Resolution, any Error>] {
         let sentNow = batch.filter { dispatch($0).sendAt == nil }
         let grant = handoff?.grant(sentNow.count)

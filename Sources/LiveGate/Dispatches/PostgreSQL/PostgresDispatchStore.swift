@@ -4,9 +4,10 @@ import NIOConcurrencyHelpers
 import PostgresClient
 
 /// Dispatches in PostgreSQL. Updates, and starts to users, without an idempotency key go through group
-/// commit; everything else (a start to an audience among them) commits in a transaction of its own. Once a commit has succeeded (never before, never after a
-/// failed one) the store publishes it: it rings the delivery doorbell, so this gateway's delivery engine
-/// starts on it at once, and tells this gateway's deliveries of what it superseded to stop.
+/// commit; everything else (a start to an audience among them) commits in a transaction of its own.
+/// Once a commit has succeeded (never before, never after a failed one) the store publishes it: it
+/// rings the delivery doorbell, so this gateway's delivery engine starts on it at once, and tells this
+/// gateway's deliveries of what it superseded to stop.
 public final class PostgresDispatchStore: DispatchStore {
     let pool: PostgresConnectionPool
     private let updates: GroupCommitQueue<Dispatch, UpdateResolution>
@@ -95,7 +96,7 @@ public final class PostgresDispatchStore: DispatchStore {
     {
         await writeHandingOver(batch, dispatch: \.dispatch, doorbell: doorbell, handoff: handoff) { starts, lease in
             try await pool.transaction { connection in
-                try StartBatchStatements.insert(starts, lease: lease, on: connection).map { ($0.resolution, $0.createdAt) }
+                try StartBatchStatements.insert(starts, lease: lease, on: connection)
             }
         }
     }
@@ -111,7 +112,6 @@ public final class PostgresDispatchStore: DispatchStore {
         await writeHandingOver(batch, dispatch: \.self, doorbell: doorbell, handoff: handoff) { dispatches, lease in
             try await pool.withConnection { connection in
                 try UpdateDispatchStatement.insert(dispatches, supersede: supersede, lease: lease, on: connection)
-                    .map { ($0.resolution, $0.createdAt) }
             }
         }
     }

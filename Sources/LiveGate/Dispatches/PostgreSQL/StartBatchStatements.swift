@@ -9,12 +9,6 @@ struct PendingStart: Sendable {
     let targeting: StartTargeting
 }
 
-/// A start as its commit wrote it: what the API answers with, and when it was accepted.
-struct CommittedStart: Sendable {
-    let resolution: StartResolution
-    let createdAt: Date
-}
-
 /// Commits starts to users, as many as group commit gathers (or one, `StartDispatchStatements`): each
 /// start's users resolved to their push-to-start tokens of its type, its dispatch written with them as
 /// its targets. At most five statements however many starts (users by external id, by alias, their
@@ -24,7 +18,7 @@ enum StartBatchStatements {
     /// `lease`: the starts sent now are written leased to the engine it names (`DeliveryHandoff`).
     static func insert(
         _ starts: [PendingStart], lease: DeliveryHandoff.Grant? = nil, on connection: PostgresConnection
-    ) throws -> [CommittedStart] {
+    ) throws -> [CommittedDispatch<StartResolution>] {
         let users = try resolveUsers(starts, on: connection)
         var tokenOrds: [String] = []
         var tokenApps: [String] = []
@@ -75,7 +69,7 @@ enum StartBatchStatements {
             }
         }
         return starts.enumerated().map { ord, start in
-            CommittedStart(
+            CommittedDispatch(
                 resolution: StartResolution(
                     targetCount: targetCounts[start.dispatch.id.lowercasedText] ?? 0,
                     unknownUsers: start.targeting.users.filter { users[ord][$0] == nil },

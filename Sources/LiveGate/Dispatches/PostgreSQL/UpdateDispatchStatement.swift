@@ -61,7 +61,7 @@ enum UpdateDispatchStatement {
     static func insert(
         _ dispatches: [Dispatch], supersede: Bool, lease: DeliveryHandoff.Grant? = nil, on connection: PostgresConnection
     ) throws
-        -> [CommittedUpdate]
+        -> [CommittedDispatch<UpdateResolution>]
     {
         guard !dispatches.isEmpty else { return [] }
         let result = try connection.query(
@@ -84,17 +84,11 @@ enum UpdateDispatchStatement {
                 (lease?.lease ?? .zero).inSeconds,
             ])
         return try result.map { row in
-            CommittedUpdate(
+            CommittedDispatch(
                 resolution: UpdateResolution(
                     hasRegisteredTokens: try row.require("has_tokens"),
                     supersededDispatches: try row.require("superseded", as: [String].self).compactMap(UUID.init(uuidString:))),
                 createdAt: try row.require("created_at"))
         }
     }
-}
-
-/// An update as its commit wrote it: what the API answers with, and when it was accepted.
-struct CommittedUpdate: Sendable {
-    let resolution: UpdateResolution
-    let createdAt: Date
 }
