@@ -88,7 +88,9 @@ sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token)
      SELECT '$app_uuid', 'fanout', 'fan-' || i, lpad(to_hex(i + 1 + $activities * $devices), 64, '0')
      FROM generate_series(0, $fanout - 1) i" >/dev/null
 sql "VACUUM ANALYZE activity_tokens" >/dev/null
-# For starts: users user-K, each with one push-to-start token, after every other device's token.
+# For starts: users user-K, each with one push-to-start token, after every other device's token (user K's
+# is first_start_token + K + 1).
+first_start_token=$((activities * devices + fanout))
 case " $phases " in *" starts "*)
     start_key=$("$bin" key create --workspace "$workspace" --name bench-starts \
         --permissions messages.live_activity.start | tail -n 1)
@@ -96,7 +98,7 @@ case " $phases " in *" starts "*)
          SELECT '$workspace', 'user-' || i FROM generate_series(0, $activities - 1) i" >/dev/null
     sql "INSERT INTO push_to_start_tokens (app_id, attributes_type, device_id, user_id, push_token)
          SELECT '$app_uuid', 'OrderAttributes', 'phone-' || substr(external_id, 6), id,
-                lpad(to_hex(substr(external_id, 6)::bigint + 1 + $activities * $devices + $fanout), 64, '0')
+                lpad(to_hex(substr(external_id, 6)::bigint + 1 + $first_start_token), 64, '0')
          FROM users WHERE workspace_id = '$workspace' AND external_id LIKE 'user-%'" >/dev/null
     sql "VACUUM ANALYZE users, push_to_start_tokens" >/dev/null
     ;;
@@ -209,7 +211,7 @@ tracking() {
     # Without supersession nothing orders an activity's updates, so there is no last state to check.
     checked=-
     if [ "${kind:-}" = start ]; then
-        checked=$(python3 bench/tracking/check.py starts "$work/$name.txt" "$work/pushes.json" $((activities * devices + fanout)))
+        checked=$(python3 bench/tracking/check.py starts "$work/$name.txt" "$work/pushes.json" "$first_start_token")
     elif [ "$name" != burst-off ]; then
         checked=$(python3 bench/tracking/check.py devices "$work/$name.txt" "$work/newest.txt" "$work/pushes.json" "$devices")
     fi
