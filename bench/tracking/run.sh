@@ -27,6 +27,12 @@
 #              drains at when every update is sent in full.
 #   starts     T/s push-to-start starts for S s, each its own activity for one of A users (one
 #              push-to-start token each), as an app starts one Live Activity per order: the same figures.
+#   floors     what the parts of a small dispatch cost alone here, with none of the gateway's work around
+#              them: Hummingbird answering the call (bench/ingest/floor, the same load at R/s), libcurl
+#              pushing (bench/delivery/curl_floor.c, the fan-out's devices at the same simulator with the
+#              gateway's connections, streams and threads), PostgreSQL writing each dispatch's row and
+#              finishing it (bench/tracking/row_floor.sql, batches of 20, 8 clients): CPU per call, per
+#              push and per row. Their sum is the least a small dispatch can cost with these parts.
 # The load is open loop (bench/tracking/load.c: request i goes at i/R s whatever the answers take).
 # A run fails unless every answer is a 201, every dispatch ends done or superseded with no failed push,
 # and every device shows its activity's last accepted update (bench/tracking/check.py); in `starts`, every
@@ -41,7 +47,7 @@ source scripts/lib/postgres.sh
 source bench/lib/setup.sh
 
 activities=20000 devices=1 rate=1000 seconds=20 latency=20 fanout=10000 ingest_connections=64 start_rate=
-phases="fanout ingest sustained half burst burst-off starts"
+phases="fanout ingest sustained half burst burst-off starts floors"
 while [ $# -gt 0 ]; do
     case "$1" in
         --activities) activities=$2 ;;
@@ -234,8 +240,52 @@ tracking() {
     phase_stop
 }
 
+# floors_phase: each part of a small dispatch alone (see `floors` above); sets floor_http_us,
+# floor_push_us and floor_row_us.
+floors_phase() {
+    echo "phase floors: Hummingbird alone, libcurl alone, PostgreSQL alone..." >&2
+    swift build -c release --package-path bench/ingest/floor >&2
+    local floor_bin port floor_pid cpu0 sent accepted other took
+    floor_bin="$(swift build -c release --package-path bench/ingest/floor --show-bin-path)/IngestFloor"
+    port=$(free_port)
+    "$floor_bin" "$port" >/dev/null 2>&1 &
+    floor_pid=$!
+    bench_pids+=("$floor_pid")
+    wait_for_port "$port"
+    cpu0=$(cpu_ms "$floor_pid")
+    read -r sent accepted other took < <("$work/load" "http://127.0.0.1:$port" floor "$app_id" "$activities" \
+        "$activities" "$rate" "$seconds" 64 "$work/floor.txt")
+    [ "$other" = 0 ] || { echo "bench/tracking: FAILED: $other of Hummingbird's answers were not 201" >&2; exit 1; }
+    floor_http_us=$(( ($(cpu_ms "$floor_pid") - cpu0) * 1000 / accepted ))
+    bench_stop "$floor_pid"
+
+    # The fan-out's devices, with the gateway's defaults: 4 connections, 500 streams (or the simulator's
+    # 500), a libcurl thread per core up to one per connection.
+    cc -O2 -o "$work/curl_floor" bench/delivery/curl_floor.c $(pkg-config --cflags --libs libcurl) -lpthread
+    seq 1 "$fanout" | awk -v base="$simulator" -v first=$((activities * devices)) \
+        '{ printf "%s/3/device/%064x\n", base, $1 + first }' >"$work/floor-uris"
+    printf '%s' '{"aps":{"timestamp":1795747200,"event":"update","content-state":{"n":1}}}' >"$work/floor-payload.json"
+    local provider_token out
+    provider_token=$("$bin" provider-token --team-id TEAM123456 --key-id KEY1234567 --key-file "$work/key.p8")
+    sim -X DELETE "$simulator/_sim/pushes" >/dev/null
+    out=$("$work/curl_floor" "$work/floor-uris" "$work/floor-payload.json" "$work/sim-cert.pem" "$provider_token" \
+        $(( $(date +%s) + 3600 )) 4 500 $(( $(nproc) < 4 ? $(nproc) : 4 ))) \
+        || { echo "bench/tracking: FAILED: libcurl alone: $out" >&2; exit 1; }
+    floor_push_us=$(awk -v cpu="${out#* }" -v n="$fanout" 'BEGIN { printf "%.0f", cpu * 1000 / n }')
+
+    sql "DELETE FROM dispatches" >/dev/null
+    local pg0 transactions
+    pg0=$(pg_cpu_ms)
+    transactions=$(pgbench -n -M simple -c 8 -j 2 -T "$seconds" -D rows=20 -D activities="$activities" \
+        -f bench/tracking/row_floor.sql "$DATABASE_URL" 2>/dev/null | awk '/^number of transactions actually processed/ { print $NF }')
+    [ "${transactions:-0}" -gt 0 ] || { echo "bench/tracking: FAILED: pgbench wrote no rows" >&2; exit 1; }
+    floor_row_us=$(( ($(pg_cpu_ms) - pg0) * 1000 / (transactions * 20) ))
+    [ "$floor_row_us" -gt 0 ] || { echo "bench/tracking: FAILED: no PostgreSQL CPU time counted for the rows" >&2; exit 1; }
+    sql "DELETE FROM dispatches" >/dev/null
+}
+
 rows=()
-fanout_pps=- fanout_us=- ingest_rps=- ingest_gateway_us=- ingest_pg_us=-
+fanout_pps=- fanout_us=- ingest_rps=- ingest_gateway_us=- ingest_pg_us=- floor_http_us=
 for phase in $phases; do
     case "$phase" in
         fanout) fanout_phase ;;
@@ -245,6 +295,7 @@ for phase in $phases; do
         burst) tracking burst $((rate * 2)) 20 $((activities / 20)) ;;
         burst-off) tracking burst-off $((rate * 2)) 20 $((activities / 20)) LIVEGATE_SUPERSESSION=off ;;
         starts) kind=start tracking starts "$start_rate" "$seconds" "$activities" ;;
+        floors) floors_phase ;;
         *) echo "unknown phase $phase" >&2; exit 2 ;;
     esac
 done
@@ -258,6 +309,12 @@ for row in "${rows[@]}"; do
     read -r name offered accepted delivered p50 p90 p99 max drain drain_rate superseded pushes gus pgus checked <<<"$row"
     echo "| $name | $offered | $accepted | $delivered | $p50 / $p90 / $p99 / $max | $drain | $drain_rate | $superseded | $pushes | $gus | $pgus | $checked |"
 done
+if [ -n "$floor_http_us" ]; then
+    floor_sum=$((floor_http_us + floor_push_us + floor_row_us))
+    echo "floors, each part alone: Hummingbird answering the call $floor_http_us us at $rate/s; libcurl pushing" \
+        "$floor_push_us us; PostgreSQL writing and finishing the row $floor_row_us us; sum $floor_sum us" \
+        "$([ "$fanout_us" = - ] || awk -v s="$floor_sum" -v f="$fanout_us" 'BEGIN { printf "= %.2fx the fan-out'"'"'s push", s / f }')"
+fi
 for row in "${rows[@]}"; do
     read -r name _ _ delivered _ <<<"$row"
     [ "$name" = sustained ] || continue
