@@ -136,15 +136,26 @@ bench_stop() {
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }
 
 # pg_cpu_ms: the benchmark's PostgreSQL's CPU time so far (after bench_database), in milliseconds: the
-# postmaster's own and its exited children's, and each live child's.
+# postmaster's own and its exited children's, and each live child's. Read again when a child was reaped
+# meanwhile: its time would have been counted in neither.
 pg_cpu_ms() {
-    local postmaster total pid
+    local postmaster reaped total pid
     postmaster=$(head -n 1 "$pg_data/postmaster.pid")
-    total=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13 + $14 + $15) * 1000 / hz) }' "/proc/$postmaster/stat")
-    for pid in $(pgrep -P "$postmaster"); do
-        total=$((total + $(cpu_ms "$pid" 2>/dev/null || echo 0)))
+    while true; do
+        reaped=$(postmaster_ms "$postmaster" '$14 + $15')
+        total=$((reaped + $(postmaster_ms "$postmaster" '$12 + $13')))
+        for pid in $(pgrep -P "$postmaster"); do
+            total=$((total + $(cpu_ms "$pid" 2>/dev/null || echo 0)))
+        done
+        [ "$(postmaster_ms "$postmaster" '$14 + $15')" = "$reaped" ] && break
     done
     echo "$total"
+}
+
+# postmaster_ms PID SUM: SUM of /proc/PID/stat's time fields ($12 + $13 its own, $14 + $15 its reaped
+# children's, counted from after the command name), in milliseconds.
+postmaster_ms() {
+    awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(('"$2"') * 1000 / hz) }' "/proc/$1/stat"
 }
 
 # until_dispatches_end_sql IDS SECONDS: SQL that returns once none of the dispatches IDS (a SQL list,
