@@ -138,8 +138,7 @@ if [ -n "${receiver_port[rtt]:-}" ]; then
     cat "$work/sim-cert.pem" >>"$work/ca.pem"
     provider_token=$("$bin" provider-token --team-id TEAM123456 --key-id KEY1234567 --key-file "$work/key.p8")
     if [ "${LIVEGATE_BENCH_FLOOR:-1}" != 0 ]; then
-        cc -O2 -o "$work/curl_floor" bench/delivery/curl_floor.c $(pkg-config --cflags --libs libcurl) -lpthread \
-            || fail "could not build bench/delivery/curl_floor.c"
+        build_curl_floor || fail "could not build bench/delivery/curl_floor.c"
     fi
 fi
 

@@ -17,9 +17,7 @@ source bench/lib/wrk.sh
 duration="${1:-15}"
 levels="${2:-16 64}"
 wrk_install
-echo "building bench/ingest/floor (release)..." >&2
-swift build -c release --package-path bench/ingest/floor >&2
-floor_bin="$(swift build -c release --package-path bench/ingest/floor --show-bin-path)/IngestFloor"
+build_ingest_floor
 
 port=$(free_port)
 "$floor_bin" "$port" >/dev/null 2>&1 &

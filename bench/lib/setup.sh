@@ -26,6 +26,20 @@ bench_build() {
     bin="$(swift build -c release --show-bin-path "${scratch[@]}")/livegate"
 }
 
+# build_ingest_floor: builds bench/ingest/floor (Hummingbird alone answering `update` calls) in release
+# mode, in its own package's .build, and sets `floor_bin` to it.
+build_ingest_floor() {
+    echo "building bench/ingest/floor (release)..." >&2
+    swift build -c release --package-path bench/ingest/floor >&2
+    floor_bin="$(swift build -c release --package-path bench/ingest/floor --show-bin-path)/IngestFloor"
+}
+
+# build_curl_floor: builds bench/delivery/curl_floor.c (libcurl alone posting pushes) against the libcurl
+# the gateway links, as $work/curl_floor (after bench_workdir).
+build_curl_floor() {
+    cc -O2 -o "$work/curl_floor" bench/delivery/curl_floor.c $(pkg-config --cflags --libs libcurl) -lpthread
+}
+
 # bench_workdir: makes the run's folder `work` (open to the postgres user), sets `pg_data` and `pg_port`
 # for bench_database, and on exit, an interrupt included, stops every process in `bench_pids` (newest
 # first), then PostgreSQL, and removes the folder.
@@ -133,7 +147,13 @@ bench_stop() {
 }
 
 # cpu_ms PID: the process's CPU time so far (user + system), in milliseconds.
-cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz) }' "/proc/$1/stat"; }
+cpu_ms() { stat_ms "$1" '$12 + $13'; }
+
+# stat_ms PID SUM: SUM of /proc/PID/stat's time fields, counted from after the command name ($12 + $13
+# the process's own user and system time, $14 + $15 its reaped children's), in milliseconds.
+stat_ms() {
+    awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(('"$2"') * 1000 / hz) }' "/proc/$1/stat"
+}
 
 # pg_cpu_ms: the benchmark's PostgreSQL's CPU time so far (after bench_database), in milliseconds: the
 # postmaster's own and its exited children's, and each live child's. Read again when a child was reaped
@@ -142,21 +162,16 @@ pg_cpu_ms() {
     local postmaster reaped total pid
     postmaster=$(head -n 1 "$pg_data/postmaster.pid")
     while true; do
-        reaped=$(postmaster_ms "$postmaster" '$14 + $15')
-        total=$((reaped + $(postmaster_ms "$postmaster" '$12 + $13')))
+        reaped=$(stat_ms "$postmaster" '$14 + $15')
+        total=$((reaped + $(cpu_ms "$postmaster")))
         for pid in $(pgrep -P "$postmaster"); do
             total=$((total + $(cpu_ms "$pid" 2>/dev/null || echo 0)))
         done
-        [ "$(postmaster_ms "$postmaster" '$14 + $15')" = "$reaped" ] && break
+        [ "$(stat_ms "$postmaster" '$14 + $15')" = "$reaped" ] && break
     done
     echo "$total"
 }
 
-# postmaster_ms PID SUM: SUM of /proc/PID/stat's time fields ($12 + $13 its own, $14 + $15 its reaped
-# children's, counted from after the command name), in milliseconds.
-postmaster_ms() {
-    awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print int(('"$2"') * 1000 / hz) }' "/proc/$1/stat"
-}
 
 # until_dispatches_end_sql IDS SECONDS: SQL that returns once none of the dispatches IDS (a SQL list,
 # 'id','id') is pending or delivering, or after SECONDS, polling every 10 ms in one session; a caller

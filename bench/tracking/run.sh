@@ -244,9 +244,8 @@ tracking() {
 # floor_push_us and floor_row_us.
 floors_phase() {
     echo "phase floors: Hummingbird alone, libcurl alone, PostgreSQL alone..." >&2
-    swift build -c release --package-path bench/ingest/floor >&2
     local floor_bin port floor_pid cpu0 sent accepted other took
-    floor_bin="$(swift build -c release --package-path bench/ingest/floor --show-bin-path)/IngestFloor"
+    build_ingest_floor
     port=$(free_port)
     "$floor_bin" "$port" >/dev/null 2>&1 &
     floor_pid=$!
@@ -261,7 +260,7 @@ floors_phase() {
 
     # The fan-out's devices, with the gateway's defaults: 4 connections, 500 streams (or the simulator's
     # 500), a libcurl thread per core up to one per connection.
-    cc -O2 -o "$work/curl_floor" bench/delivery/curl_floor.c $(pkg-config --cflags --libs libcurl) -lpthread
+    build_curl_floor
     seq 1 "$fanout" | awk -v base="$simulator" -v first=$((activities * devices)) \
         '{ printf "%s/3/device/%064x\n", base, $1 + first }' >"$work/floor-uris"
     printf '%s' '{"aps":{"timestamp":1795747200,"event":"update","content-state":{"n":1}}}' >"$work/floor-payload.json"
@@ -274,12 +273,12 @@ floors_phase() {
     floor_push_us=$(awk -v cpu="${out#* }" -v n="$fanout" 'BEGIN { printf "%.0f", cpu * 1000 / n }')
 
     sql "DELETE FROM dispatches" >/dev/null
-    local pg0 transactions
+    local pg0 transactions batch=20
     pg0=$(pg_cpu_ms)
-    transactions=$(pgbench -n -M simple -c 8 -j 2 -T "$seconds" -D rows=20 -D activities="$activities" \
+    transactions=$(pgbench -n -M simple -c 8 -j 2 -T "$seconds" -D rows="$batch" -D activities="$activities" \
         -f bench/tracking/row_floor.sql "$DATABASE_URL" 2>/dev/null | awk '/^number of transactions actually processed/ { print $NF }')
     [ "${transactions:-0}" -gt 0 ] || { echo "bench/tracking: FAILED: pgbench wrote no rows" >&2; exit 1; }
-    floor_row_us=$(( ($(pg_cpu_ms) - pg0) * 1000 / (transactions * 20) ))
+    floor_row_us=$(( ($(pg_cpu_ms) - pg0) * 1000 / (transactions * batch) ))
     [ "$floor_row_us" -gt 0 ] || { echo "bench/tracking: FAILED: no PostgreSQL CPU time counted for the rows" >&2; exit 1; }
     sql "DELETE FROM dispatches" >/dev/null
 }
