@@ -7,12 +7,17 @@ public final class LiveActivities: Sendable {
     let outbox: Outbox
     let channels: ChannelLookup
     let errors: AsyncStream<LiveGateError>.Continuation
+    let firstTokenWait: Duration
     private let tracking = TrackingTasks()
 
-    init(outbox: Outbox, channels: ChannelLookup, errors: AsyncStream<LiveGateError>.Continuation) {
+    init(
+        outbox: Outbox, channels: ChannelLookup, errors: AsyncStream<LiveGateError>.Continuation,
+        firstTokenWait: Duration = .seconds(10)
+    ) {
         self.outbox = outbox
         self.channels = channels
         self.errors = errors
+        self.firstTokenWait = firstTokenWait
     }
 
     /// Registers (or, with nil, removes) an activity's update token under its tag.
@@ -44,27 +49,43 @@ public final class LiveActivities: Sendable {
     /// `currentState` and each later one reported (with `channelID` when it follows a channel).
     /// `activityID` (ActivityKit's `id`) is kept with the tag, so `resumeActivities` finds it again
     /// after a relaunch.
+    ///
+    /// Order: an activity updated by token (no `channelID`) reports its first state once its first token
+    /// is queued, or its tokens or states ended, or `firstTokenWait` passed. The outbox sends in the order
+    /// reports are queued, so the gateway stores the token before the state that confirms a start: a
+    /// confirmed start can be updated.
     @discardableResult
     public func trackActivity<Tokens: AsyncSequence, States: AsyncSequence>(
         tag: String, activityID: String? = nil, channelID: String? = nil, currentState: LiveActivityState? = nil,
         pushTokens: sending Tokens, states: sending States
     ) -> Task<Void, Never> where Tokens.Element == Data, States.Element == LiveActivityState {
         let outbox = outbox
+        let gate = StateReportGate(open: channelID != nil) { [self] state, date in
+            await reportState(state, tag: tag, channelID: channelID, at: date)
+        }
         let tokens = Task { [self] in
             do {
-                for try await token in pushTokens { await reportUpdateToken(token, tag: tag) }
+                for try await token in pushTokens {
+                    await reportUpdateToken(token, tag: tag)
+                    await gate.open()
+                }
             } catch {}
+            await gate.open()
         }
-        let task = Task { [self] in
+        let wait = Task { [firstTokenWait] in
+            try? await Task.sleep(for: firstTokenWait)
+            if !Task.isCancelled { await gate.open() }
+        }
+        let task = Task {
             if let activityID { await outbox.rememberTag(tag, forActivity: activityID) }
             // ActivityKit's state updates start after the current state: it is reported first, so a
             // started activity confirms its start and joins its channel at once.
-            if let currentState { await reportState(currentState, tag: tag, channelID: channelID) }
+            if let currentState { await gate.state(currentState, at: Date()) }
             var over = currentState?.isOver ?? false
             do {
                 if !over {
                     for try await state in states {
-                        await reportState(state, tag: tag, channelID: channelID)
+                        await gate.state(state, at: Date())
                         if state.isOver {
                             over = true
                             break
@@ -72,12 +93,15 @@ public final class LiveActivities: Sendable {
                     }
                 }
             } catch {}
-            // Its states ended: the activity is gone, and so are its tokens. Stopped for another reason
-            // (the app shutting down), its tag is kept for `resumeActivities`.
+            // Its states ended: what the gate holds goes now. The activity is gone, and so are its tokens.
+            // Stopped for another reason (the app shutting down), its tag is kept for `resumeActivities`.
+            if !Task.isCancelled { await gate.open() }
+            wait.cancel()
             tokens.cancel()
             if over, let activityID { await outbox.forgetActivity(activityID) }
         }
         tracking.add(tokens)
+        tracking.add(wait)
         tracking.add(task)
         return task
     }

@@ -31,7 +31,7 @@ public final class LiveGate: Sendable {
         self.outbox = outbox
         self.liveActivities = LiveActivities(
             outbox: outbox, channels: ChannelLookup(gatewayURL: configuration.gatewayURL, appID: configuration.appID, transport: transport),
-            errors: continuation)
+            errors: continuation, firstTokenWait: configuration.firstTokenWait)
         Task { await outbox.start() }
     }
 

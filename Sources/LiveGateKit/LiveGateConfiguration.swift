@@ -15,13 +15,18 @@ extension LiveGate {
         /// user, kept while the gateway takes it, asked again once when the gateway answers 401.
         public var sdkAuthenticationToken: (@Sendable (_ externalID: String) async throws -> String)?
         public var retry: RetryPolicy
+        /// How long a followed activity's first state report waits for its first update token, so that the
+        /// gateway has the token before the state confirms a start. An activity that gets no token (one
+        /// requested without `pushType`) reports its state after this wait.
+        public var firstTokenWait: Duration
         /// Nil: `URLSessionTransport()`.
         public var transport: (any LiveGateTransport)?
 
         public init(
             gatewayURL: URL, appID: String, deviceID: String? = nil, storageFolder: URL? = nil,
             sdkAuthenticationToken: (@Sendable (_ externalID: String) async throws -> String)? = nil,
-            retry: RetryPolicy = RetryPolicy(), transport: (any LiveGateTransport)? = nil
+            retry: RetryPolicy = RetryPolicy(), firstTokenWait: Duration = .seconds(10),
+            transport: (any LiveGateTransport)? = nil
         ) {
             self.gatewayURL = gatewayURL
             self.appID = appID
@@ -29,6 +34,7 @@ extension LiveGate {
             self.storageFolder = storageFolder
             self.sdkAuthenticationToken = sdkAuthenticationToken
             self.retry = retry
+            self.firstTokenWait = firstTokenWait
             self.transport = transport
         }
 

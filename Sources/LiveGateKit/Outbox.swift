@@ -2,8 +2,9 @@ import Foundation
 
 /// The durable queue every report goes through: kept on disk (`OutboxStore`) until the gateway took it,
 /// so a relaunch sends what the last run could not. A newer report replaces a waiting one with the same
-/// key. One report is sent at a time, in order; failures wait (`RetryPolicy`, `Retry-After`) and go again,
-/// reports refused for good are dropped, and each problem reaches the app through `errors`.
+/// key, in its place. One report is sent at a time, in the order queued; failures wait (`RetryPolicy`,
+/// `Retry-After`) and go again, reports refused for good are dropped, and each problem reaches the app
+/// through `errors`.
 actor Outbox {
     private var state: OutboxState
     private let store: OutboxStore
@@ -98,10 +99,14 @@ actor Outbox {
         wakeSender()
     }
 
-    /// Puts the report in the queue, in place of a waiting one with the same key.
+    /// Puts the report in the queue: in the place of a waiting one with the same key (so what was queued
+    /// after that one is still sent after it), or last.
     private func queue(_ report: Report) {
-        state.pending.removeAll { $0.coalescingKey == report.coalescingKey && $0.id != inFlight }
-        state.pending.append(report)
+        if let waiting = state.pending.firstIndex(where: { $0.coalescingKey == report.coalescingKey && $0.id != inFlight }) {
+            state.pending[waiting] = report
+        } else {
+            state.pending.append(report)
+        }
     }
 
     private func wakeSender() {

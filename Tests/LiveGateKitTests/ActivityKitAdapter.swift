@@ -38,7 +38,7 @@
 
         /// Braze's `registerPushToStart(forType:name:)`: registers the type's push-to-start token under
         /// `name` (every rotation), and follows each activity the system starts for it that carries a
-        /// `brazeActivityId`, under that id: its state (reported at once) and its update token confirm the
+        /// `brazeActivityId`, under that id: its update token, then its state, each of which confirms the
         /// start.
         @available(iOS 17.2, *)
         public func registerPushToStart<Attributes: ActivityAttributes>(forType type: Attributes.Type, name: String) {
