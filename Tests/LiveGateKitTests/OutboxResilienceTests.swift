@@ -57,16 +57,21 @@ struct OutboxResilienceTests {
             try await Task.sleep(until: outageStarted + .seconds(5))
             let back = try await GatewayProcess.start(environment: harness.environment, port: harness.port)
             defer { back.process.stop() }
-            let before = try await CurlHTTPClient.request("GET", "\(harness.base)/metrics").text
 
             await liveGate.flush()
             for (tag, expected) in [("order-2", hex(0x22)), ("order-3", hex(0x33)), ("order-4", hex(0x24))] {
                 #expect(try await harness.updateTokens(tag: tag) == [liveGate.deviceID: expected], "\(tag)")
             }
             #expect(try await harness.database.count("SELECT count(*) FROM activity_device_states WHERE activity_id = 'order-2'") == 1)
-            // The restarted gateway answered each of the four waiting reports once.
-            let after = try await CurlHTTPClient.request("GET", "\(harness.base)/metrics").text
-            #expect(Self.created(after, route: "/push_token_tag") - Self.created(before, route: "/push_token_tag") == 3)
+            // The restarted gateway (its counters start at zero) answered each of the four waiting reports
+            // once. Hummingbird counts a request after its answer is written: wait for the counts, then
+            // check that none is higher.
+            let after = try await Self.scrape(
+                harness.base,
+                until: { scrape in
+                    Self.created(scrape, route: "/push_token_tag") >= 3 && Self.created(scrape, route: "/live_activity/device_state") >= 1
+                })
+            #expect(Self.created(after, route: "/push_token_tag") == 3)
             #expect(Self.created(after, route: "/live_activity/device_state") == 1)
             await liveGate.shutdown()
         }
@@ -105,7 +110,7 @@ struct OutboxResilienceTests {
             let limitedAnswer = await errors.next()
             #expect(limitedAnswer?.code == .gatewayUnavailable && limitedAnswer?.status == 429, "\(String(describing: limitedAnswer))")
             #expect(try await harness.updateTokens(tag: "order-13") == [liveGate.deviceID: hex(0x45)])
-            let scrape = try await CurlHTTPClient.request("GET", "http://127.0.0.1:\(limited.port)/metrics").text
+            let scrape = try await Self.scrape("http://127.0.0.1:\(limited.port)") { Self.created($0, route: "/push_token_tag") >= 2 }
             #expect(Self.created(scrape, route: "/push_token_tag") == 2)
             await liveGate.shutdown()
         }
@@ -150,6 +155,16 @@ struct OutboxResilienceTests {
             #expect(try await harness.database.count("SELECT count(*) FROM activity_device_states WHERE activity_id = 'ride-1'") == 1)
             await second.shutdown()
         }
+    }
+
+    /// The gateway's metrics, once `ready` holds for them (at most 30 s; then the last scrape).
+    static func scrape(_ base: String, until ready: (String) -> Bool) async throws -> String {
+        var scrape = ""
+        try? await GatewayProcess.waitUntil("the metrics count what was answered") {
+            scrape = try await CurlHTTPClient.request("GET", "\(base)/metrics").text
+            return ready(scrape)
+        }
+        return scrape
     }
 
     /// `livegate_http_requests_total` for a route's 201s in a scrape.

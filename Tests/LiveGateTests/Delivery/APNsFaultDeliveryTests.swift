@@ -27,11 +27,15 @@ struct APNsFaultDeliveryTests {
         return settings
     }()
 
-    /// Registers the devices, answers each push after 10 ms (so that streams are in flight when a fault
-    /// strikes), posts an update and delivers it until the dispatch is finished; returns its id.
-    static func fanOut(_ harness: DeliveryHarness, whileSending: @escaping @Sendable () async throws -> Void = {}) async throws -> String {
+    /// Registers the devices, answers each push after `answerDelay` ms (so that streams are in flight when
+    /// a fault strikes), posts an update and delivers it until the dispatch is finished; returns its id.
+    /// A test whose `whileSending` sets a fault once pushes arrive answers slower, so that the fan-out is
+    /// still under way however late a loaded machine runs it.
+    static func fanOut(
+        _ harness: DeliveryHarness, answerDelay: Int = 10, whileSending: @escaping @Sendable () async throws -> Void = {}
+    ) async throws -> String {
         try await harness.database.insertActivityTokens(devices, app: harness.tenant.app, activityID: "game-42")
-        for device in devices { harness.simulator.setBehavior(.delay(milliseconds: 10), for: device) }
+        for device in devices { harness.simulator.setBehavior(.delay(milliseconds: answerDelay), for: device) }
         let id = try await harness.update(#""content_state":{"home":3,"away":2}"#)
         async let during: Void = whileSending()
         let deadline = ContinuousClock.now + .seconds(60)
@@ -172,11 +176,12 @@ struct APNsFaultDeliveryTests {
     /// A GOAWAY part-way, and the next three connections' handshakes refused.
     @Test func handshakesRefusedAfterAGoAwayServeEveryDeviceOnce() async throws {
         try await DeliveryHarness.with(settings: Self.settings) { harness in
-            harness.simulator.setGoAway(GoAwayFault(afterStreams: 100, connections: 1))
-            // The first connection must open: handshakes are refused once it is up.
-            let id = try await Self.fanOut(harness) {
+            // The first connection must open: handshakes are refused once it is up, and only then does it
+            // go away (at once if it carried 100 streams already), so no reconnection comes first.
+            let id = try await Self.fanOut(harness, answerDelay: 100) {
                 try await Self.waitUntil { harness.simulator.received.count >= 20 }
                 harness.simulator.setTLSRefusal(.connections(3))
+                harness.simulator.setGoAway(GoAwayFault(afterStreams: 100, connections: 1))
             }
             try await Self.expectEveryDeviceServed(harness, dispatch: id)
             #expect(harness.simulator.faultReport.tlsRefused == 3)
@@ -194,7 +199,7 @@ struct APNsFaultDeliveryTests {
         settings.pageSize = pageSize
         try await DeliveryHarness.with(settings: settings) { harness in
             let outage = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
-            let id = try await Self.fanOut(harness) {
+            let id = try await Self.fanOut(harness, answerDelay: 100) {
                 try await Self.waitUntil { harness.simulator.received.count >= 20 }
                 harness.simulator.setTLSRefusal(.during(.milliseconds(2_500)))
                 outage.withLockedValue { $0 = .now }

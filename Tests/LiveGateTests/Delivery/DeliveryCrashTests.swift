@@ -127,7 +127,11 @@ struct DeliveryCrashTests {
                 let environment = LiveGateBinary.environment(
                     databaseURL: database.connectionString,
                     ["LIVEGATE_APNS_CA_FILE": fixture.certificate.certificateFile, "LIVEGATE_DELIVERY_POLL_MILLISECONDS": "100"])
-                let first = try await Self.startGateway(environment: environment)
+                // The first gateway's connections carry a name of their own, to see when they are gone.
+                let first = try await Self.startGateway(
+                    environment: environment.merging(["DATABASE_URL": database.connectionString + " application_name=killed-gateway"]) {
+                        $1
+                    })
                 for index in devices.indices {
                     let (kind, body) = request(tenant, index)
                     let response = try await CurlHTTPClient.request(
@@ -138,6 +142,13 @@ struct DeliveryCrashTests {
                 }
                 try await Self.waitUntil("every push is out, its answer held") { simulator.received.count >= devices.count }
                 first.process.stop(signal: SIGKILL)
+                // A COMMIT the gateway sent before it died still takes effect: read what it finished once
+                // PostgreSQL has ended every session of the dead gateway.
+                try await Self.waitUntil("the killed gateway's sessions are gone") {
+                    try await database.count(
+                        "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'killed-gateway' AND datname = current_database()")
+                        == 0
+                }
                 // On a loaded machine the first answers can come back before the last call is even
                 // accepted: those dispatches are done by the first gateway, rightly, and not taken over.
                 let finishedBefore = Set(

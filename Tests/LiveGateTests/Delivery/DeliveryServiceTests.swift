@@ -59,8 +59,10 @@ struct DeliveryServiceTests {
         settings.maximumPushesInFlight = 5
         try await DeliveryHarness.with(settings: settings) { harness in
             let devices = (0..<40).map { token(numbered: $0) }
+            // Eight pages of 300 ms: the fan-out is still under way when the stop comes, however late a
+            // loaded machine runs the test.
             for (index, device) in devices.enumerated() {
-                harness.simulator.setBehavior(.delay(milliseconds: 50), for: device)
+                harness.simulator.setBehavior(.delay(milliseconds: 300), for: device)
                 try await harness.register(device, device: "d\(index)")
             }
             var id = ""

@@ -35,13 +35,17 @@ struct SessionLossDeliveryTests {
                 try await DeliveryServiceTests.waitUntil("the dispatch is done") {
                     try await harness.dispatch(id).require("status", as: String.self) == "done"
                 }
-                let held = try await harness.database.pool.query(
-                    """
-                    SELECT 1 FROM pg_locks l JOIN dispatches d ON l.objid = d.leased_by_session
-                    WHERE l.locktype = 'advisory' AND l.classid = 1279738956 AND l.granted AND d.id = $1
-                      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    """, [id])
-                #expect(held.count == 1, "the worker holds its session again, under the number it claimed with")
+                // The worker takes its session again in the background: wait for it (a fan-out that finished
+                // before the loss was noticed leaves that for after), under the number it claimed with.
+                try await DeliveryServiceTests.waitUntil("the worker holds its session again") {
+                    try await harness.database.pool.query(
+                        """
+                        SELECT 1 FROM pg_locks l JOIN dispatches d ON l.objid = d.leased_by_session
+                        WHERE l.locktype = 'advisory' AND l.classid = 1279738956 AND l.granted AND d.id = $1
+                          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                        """, [id]
+                    ).count == 1
+                }
             }
             #expect(Set(harness.simulator.received.map(\.deviceToken)) == Set(tokens))
             let row = try await harness.dispatch(id)
@@ -69,7 +73,14 @@ struct SessionLossDeliveryTests {
                             try connection.query("SELECT pg_advisory_lock(1279738956, $1::int)", [number])
                         }
                     }
-                    try await Task.sleep(for: .milliseconds(200))
+                    try await DeliveryServiceTests.waitUntil("the test's lock request waits behind the worker's session") {
+                        try await harness.database.pool.query(
+                            """
+                            SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 1279738956 AND objid = $1
+                              AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                            """, [number]
+                        ).count == 1
+                    }
                     let atLoss = harness.simulator.received.count
                     #expect(try await Self.endSessions(harness.database) == 1)
                     _ = try await locked.value

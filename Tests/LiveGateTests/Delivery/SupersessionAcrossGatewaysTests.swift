@@ -37,16 +37,17 @@ struct SupersessionAcrossGatewaysTests {
                 let first = try await Self.update(port: deliverer.port, tenant: tenant, score: "1-0")
                 try await DeliveryCrashTests.waitUntil("the first update is under way") { simulator.received.count >= 200 }
                 let second = try await Self.update(port: acceptor.port, tenant: tenant, score: "2-0")
-                let accepted = Date()
 
                 try await DeliveryCrashTests.waitUntil("the second update is done", timeout: .seconds(60)) {
                     try await Self.status(of: second, database) == "done"
                 }
+                // The deliverer writes `superseded` once it stopped sending (the newer waited for that):
+                // no push of the old state goes after it.
                 #expect(try await Self.status(of: first, database) == "superseded")
-                let late = simulator.received.filter {
-                    $0.receivedAt > accepted.addingTimeInterval(2.5) && String(decoding: $0.payload, as: UTF8.self).contains("1-0")
-                }
-                #expect(late.isEmpty, "\(late.count) pushes of the old state went more than 2.5 s after the newer update")
+                let oldState = { simulator.received.filter { String(decoding: $0.payload, as: UTF8.self).contains("1-0") }.count }
+                let atEnd = oldState()
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(oldState() == atEnd, "nothing more of the old state is sent")
                 let firstSent: Int = try await database.pool.query(
                     "SELECT sent_count FROM dispatches WHERE id = $1", [first])[0].require("sent_count")
                 #expect(firstSent < Self.devices)
