@@ -3,8 +3,8 @@ import Foundation
 import PostgresClient
 import UUIDText
 
-/// The small-dispatch path's statements: each covers a whole batch of dispatches in one round trip.
-extension PostgresDeliveryQueue: DispatchBatchQueue {
+/// `DispatchBatchQueue`'s statements: each covers a whole batch of small dispatches in one round trip.
+extension PostgresDeliveryQueue {
     public func firstTargets(
         of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration
     )

@@ -20,7 +20,7 @@ extension DeliveryEngine {
     /// first what each supersedes (as its claim would have), then by path. At most one batch every
     /// `handoverInterval`, unless a batch's worth is waiting (`DeliveryHandoff.take`).
     func startHandedOver(in group: inout DiscardingTaskGroup) async {
-        guard let handoff, let batches else { return }
+        guard let handoff else { return }
         let handed: [DeliveryHandoff.Handed]
         switch handoff.take(atMostEvery: settings.handoverInterval, atOnceFrom: settings.pushesPerBatch) {
         case .nothing: return
@@ -37,7 +37,7 @@ extension DeliveryEngine {
         let ids = Set(claimed.map(\.dispatch.id))
         do {
             // As at a claim, starts supersede nothing (`PostgresDeliveryQueue.claim`).
-            let superseded = try await batches.supersedeOnHandover(
+            let superseded = try await queue.supersedeOnHandover(
                 claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id))
             for index in claimed.indices where superseded[claimed[index].dispatch.id] != nil {
                 claimed[index].stop = .superseded
@@ -65,12 +65,12 @@ extension DeliveryEngine {
 
     /// Stopping: what was handed over and not started goes back to pending, for any gateway to claim.
     func giveBackHandedOver() async {
-        guard let handoff, let batches else { return }
+        guard let handoff else { return }
         let left = handoff.close().map(\.claimed.dispatch.id)
         guard !left.isEmpty else { return }
         for id in left { stops.unwatch(id) }
         do {
-            try await batches.unclaim(left, worker: worker, retryAt: Date())
+            try await queue.unclaim(left, worker: worker, retryAt: Date())
         } catch {
             // Still leased to this worker's session, which ends with it: another gateway takes them over.
             logger.warning(

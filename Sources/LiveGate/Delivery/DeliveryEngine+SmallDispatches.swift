@@ -24,7 +24,6 @@ extension DeliveryEngine {
     /// the claim, which sends nothing. Every other one goes the per-dispatch path, as many as
     /// `freeSlots` allow: the rest go back, behind what is due now, without counting as an attempt.
     func plan(_ claimed: [ClaimedDispatch], freeSlots: Int) async -> DeliveryPlan {
-        guard let batches else { return DeliveryPlan(large: claimed) }
         var plan = DeliveryPlan()
         var candidates: [(claimed: ClaimedDispatch, destination: APNsDestination)] = []
         for dispatch in claimed {
@@ -48,7 +47,7 @@ extension DeliveryEngine {
         }
         if !candidates.isEmpty {
             do {
-                let found = try await batches.firstTargets(
+                let found = try await queue.firstTargets(
                     of: candidates.map(\.claimed), limit: SmallDispatch.maximumDevices + 1, tokenLifetime: settings.tokenLifetime)
                 for candidate in candidates {
                     let first = found[candidate.claimed.dispatch.id] ?? BatchTargets()
@@ -68,7 +67,7 @@ extension DeliveryEngine {
         if plan.large.count > free {
             let excess = Array(plan.large[free...])
             do {
-                try await batches.unclaim(excess.map(\.dispatch.id), worker: worker, retryAt: Date() + settings.pollInterval)
+                try await queue.unclaim(excess.map(\.dispatch.id), worker: worker, retryAt: Date() + settings.pollInterval)
                 plan.large.removeLast(excess.count)
             } catch {
                 logger.warning(
@@ -83,9 +82,8 @@ extension DeliveryEngine {
     /// each dispatch as the per-dispatch path hands one back.
     /// `flags`: the batch's stop flags, watched since the plan (`watchStops`); unwatched here when it ends.
     func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag], claimedUnder generation: Int?) async {
-        guard let batches else { return }
         let delivery = SmallDispatchBatch(
-            queue: batches, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry), settings: settings,
+            queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry), settings: settings,
             worker: worker, logger: logger, isStopping: { [self] in isStopping }, stops: stops, sendingNow: sendingNow,
             ownership: DispatchOwnership(liveness: liveness, claimedUnder: generation))
         defer { for small in batch { stops.unwatch(small.id) } }

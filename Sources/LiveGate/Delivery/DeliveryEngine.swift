@@ -31,8 +31,6 @@ public final class DeliveryEngine: Service, Sendable {
     private let stopping = NIOLockedValueBox(false)
     /// The dispatches this engine is delivering: never claimed again while it does.
     let delivering = NIOLockedValueBox(Deliveries())
-    /// The queue's batch operations, when it has them: small dispatches then go together (`SmallDispatchBatch`).
-    let batches: (any DeliveryQueue & DispatchBatchQueue)?
     /// Nil: claims carry no session, and only the lease frees a dead worker's dispatches.
     let liveness: DeliveryLiveness?
     /// The dispatches with pushes out now, in this process.
@@ -47,7 +45,6 @@ public final class DeliveryEngine: Service, Sendable {
         handoff: DeliveryHandoff? = nil
     ) {
         self.queue = queue
-        self.batches = queue as? any DeliveryQueue & DispatchBatchQueue
         self.tenancy = tenancy
         self.sender = sender
         self.settings = settings
@@ -58,8 +55,7 @@ public final class DeliveryEngine: Service, Sendable {
         self.limit = InFlightLimit(settings.maximumPushesInFlight)
         self.apps = ExpiringCache(timeToLive: settings.appCacheTimeToLive)
         self.liveness = session.map { DeliveryLiveness(session: $0, logger: logger) }
-        // Handed-over dispatches go the small-dispatch path's way: a queue without it claims everything.
-        self.handoff = batches == nil ? nil : handoff
+        self.handoff = handoff
     }
 
     /// Host, process id and a random suffix: unique among gateways sharing a database.
@@ -98,8 +94,8 @@ public final class DeliveryEngine: Service, Sendable {
     }
 
     /// Claims what is due whenever the doorbell rings, there is room and the session (if any) is held;
-    /// returns once stopping, after every delivery under way has ended. Room: on the small-dispatch path,
-    /// what the pushes in flight allow; without it, a free one of `concurrentDispatches` slots.
+    /// returns once stopping, after every delivery under way has ended. Room: what the pushes in flight
+    /// allow; fan-outs beyond the free `concurrentDispatches` slots go back (`plan`).
     private func claimAndDeliverUntilStopped() async {
         await withDiscardingTaskGroup { group in
             var rings = doorbell.rings.makeAsyncIterator()
@@ -139,8 +135,7 @@ public final class DeliveryEngine: Service, Sendable {
 
     /// How many dispatches the next claim may take.
     private func claimRoom(_ busy: Deliveries) -> Int {
-        guard batches != nil else { return settings.concurrentDispatches - busy.large.count }
-        return min(settings.pushesPerBatch, settings.maximumPushesInFlight - busy.small.count)
+        min(settings.pushesPerBatch, settings.maximumPushesInFlight - busy.small.count)
     }
 
     /// Starts the plan's deliveries in `group`: the small dispatches as one batch, each other one alone.

@@ -3,10 +3,11 @@ import Foundation
 
 /// The committed dispatches, as delivery workers see them: claimed under a lease, paged through,
 /// progressed, finished. Every call after `claim` names the worker, and fails (returns false) once the
-/// lease was lost to another worker, so two workers never both believe they own a dispatch. Three
+/// lease was lost to another worker, so two workers never both believe they own a dispatch. Four
 /// roles: claims and leases (`DispatchLeases`), a fan-out's pages and end (`FanoutProgressRecords`),
-/// and the activity's broadcast channel (`DispatchChannels`).
-public typealias DeliveryQueue = DispatchLeases & FanoutProgressRecords & DispatchChannels
+/// the activity's broadcast channel (`DispatchChannels`), and small dispatches many at a time
+/// (`DispatchBatchQueue`).
+public typealias DeliveryQueue = DispatchLeases & FanoutProgressRecords & DispatchChannels & DispatchBatchQueue
 
 /// Claiming due dispatches and holding them: the lease, and what stops one early.
 public protocol DispatchLeases: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The committed dispatches as the small-dispatch path handles them: many at a time, one round trip
-/// for what the per-dispatch path (`DeliveryQueue`) does once per dispatch. Every call names the
+/// The committed dispatches as small dispatches are handled: many at a time, one round trip for what a
+/// fan-out's delivery does once per dispatch. Every call names the
 /// worker, and leaves alone the dispatches whose lease it no longer holds.
 public protocol DispatchBatchQueue: Sendable {
     /// The first devices of each dispatch's fan-out, at most `limit` each, after its cursor, in one round

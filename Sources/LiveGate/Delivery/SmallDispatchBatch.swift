@@ -12,7 +12,7 @@ import UUIDText
 /// one superseded or cancelled before its pushes go sends none), its own counts and log entries, a
 /// dispatch whose devices APNs could not be reached for handed back for later.
 struct SmallDispatchBatch: Sendable {
-    let queue: any DeliveryQueue & DispatchBatchQueue
+    let queue: any DeliveryQueue
     let sending: PushSending
     let settings: DeliverySettings
     let worker: String

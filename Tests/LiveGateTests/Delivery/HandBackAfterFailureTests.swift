@@ -6,19 +6,26 @@ import TestSupport
 import Testing
 
 /// A delivery that fails mid-way hands its dispatch back rather than leaving it to its lease, even when
-/// the database is away at that moment: the release is tried again until it answers.
+/// the database is away at that moment: the release is tried again until it answers. The faults are the
+/// database's, met by the engine's own queue through `PostgresFaultProxy`: the path production runs.
 @Suite("Handing a failed delivery back", .requiresPostgres)
 struct HandBackAfterFailureTests {
     static let devices = (0..<3).map { token(numbered: $0) }
+    /// What recording the end of a batch of small dispatches runs (three devices make a small dispatch).
+    static let batchRecord = "UPDATE dispatches d\nSET status = CASE WHEN r.status"
+    /// What handing one dispatch back runs.
+    static let release = "UPDATE dispatches SET status = 'pending', next_attempt_at = $3"
 
-    /// A page record the database refused (not an outage), and then two releases that met the database
-    /// away: the third release goes through, and the dispatch waits out the retry delay unleased, where
-    /// before it stayed claimed until the lease (30 s here) ran out.
+    /// A record the database refused (not an outage), and then two releases that met the database away:
+    /// the third release goes through, and the dispatch waits out the retry delay unleased, not claimed
+    /// until its lease (30 s here) runs out.
     @Test func aRefusedRecordIsHandedBackOnceTheDatabaseAnswers() async throws {
         try await DeliveryHarness.with { harness in
-            let (id, queue) = try await Self.deliverOnce(
-                harness, recordFailsWith: PostgresError(code: .statementFailed, sqlState: "XX000", message: "injected: internal error"))
-            #expect(queue.releasesTried == 3)
+            let (id, proxy) = try await Self.deliverOnce(
+                harness, recordMeets: .fail(sqlState: "XX000", message: "injected: internal error"))
+            defer { proxy.close() }
+            #expect(proxy.statements(containing: Self.batchRecord) == 1)
+            #expect(proxy.statements(containing: Self.release) == 3)
             let row = try await Self.lease(of: id, harness)
             #expect(row.status == "pending")
             #expect(row.leasedBy == nil)
@@ -30,28 +37,40 @@ struct HandBackAfterFailureTests {
     /// through, and delivered again from its last recorded page.
     @Test func anOutageMidDeliveryIsHandedBackDueAtOnce() async throws {
         try await DeliveryHarness.with { harness in
-            let (id, queue) = try await Self.deliverOnce(
-                harness, recordFailsWith: PostgresError(code: .connectionLost, message: "injected: the connection broke"))
-            #expect(queue.releasesTried == 3)
+            let (id, proxy) = try await Self.deliverOnce(harness, recordMeets: .breakConnection)
+            defer { proxy.close() }
+            #expect(proxy.statements(containing: Self.release) == 3)
             #expect(try await Self.lease(of: id, harness).status == "done")
             // Nothing of the first try was recorded, so every device was sent the update again.
             #expect(harness.simulator.received.count == 2 * Self.devices.count)
         }
     }
 
-    /// Posts an update to the devices and delivers what is due through a queue whose first page record
-    /// fails with `error` and whose first two releases meet the database away; returns the dispatch id.
+    /// Posts an update to the devices and delivers what is due with an engine whose database connections
+    /// go through a fault proxy: the first record of the batch meets `fault`, the first two releases a
+    /// broken connection. Returns the dispatch id and the proxy, which saw every statement.
     static func deliverOnce(
-        _ harness: DeliveryHarness, recordFailsWith error: PostgresError
-    ) async throws -> (id: String, queue: FaultInjectingDeliveryQueue) {
+        _ harness: DeliveryHarness, recordMeets fault: PostgresFaultProxy.Fault
+    ) async throws -> (id: String, proxy: PostgresFaultProxy) {
         try await harness.database.insertActivityTokens(devices, app: harness.tenant.app, activityID: "game-42")
         let id = try await harness.update(#""content_state":{"home":1,"away":0}"#)
-        let queue = FaultInjectingDeliveryQueue(
-            base: PostgresDeliveryQueue(pool: harness.database.pool), failingProgress: 1, progressError: error, failingReleases: 2)
-        let engine = harness.anotherEngine(worker: "failing-worker", queue: queue)
-        try await engine.deliverDue()
+        let proxy = try PostgresFaultProxy.inFrontOfTestPostgres()
+        proxy.inject(fault, whenStatementContains: batchRecord)
+        proxy.inject(.breakConnection, whenStatementContains: release, times: 2)
+        let pool = PostgresConnectionPool(
+            configuration: .init(
+                connectionString: proxy.connectionString(through: harness.database.connectionString), maximumConnections: 4))
+        let engine = harness.anotherEngine(worker: "failing-worker", queue: PostgresDeliveryQueue(pool: pool))
+        do {
+            try await engine.deliverDue()
+        } catch {
+            await engine.shutdown()
+            await pool.close()
+            throw error
+        }
         await engine.shutdown()
-        return (id, queue)
+        await pool.close()
+        return (id, proxy)
     }
 
     static func lease(of id: String, _ harness: DeliveryHarness) async throws -> (status: String, leasedBy: String?, waiting: Bool) {
