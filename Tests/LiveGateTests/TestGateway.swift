@@ -14,8 +14,8 @@ enum TestGateway {
         clock: MessageClock = .system, logger: Logger = .quiet, doorbell: DeliveryDoorbell? = nil,
         stops: DispatchStopSignals? = nil, dispatchCommit: DispatchCommitSettings = .init(), handoff: DeliveryHandoff? = nil
     ) -> some ApplicationProtocol {
-        var dependencies = GatewayDependencies.postgres(
-            pool: database.pool, dispatchCommit: dispatchCommit, doorbell: doorbell, stops: stops, handoff: handoff)
+        let commits = doorbell.map { DeliveryCommits(doorbell: $0, stops: stops ?? DispatchStopSignals(), handoff: handoff) }
+        var dependencies = GatewayDependencies.postgres(pool: database.pool, dispatchCommit: dispatchCommit, commits: commits)
         dependencies.clock = clock
         return buildApplication(
             configuration: configuration, dependencies: dependencies, logger: logger,

@@ -59,7 +59,7 @@ public func buildRouter(
             rateLimit: rateLimit
         ).routes)
     router.addRoutes(
-        DispatchController(authenticator: authenticator, records: dependencies.dispatchRecords, stops: dependencies.stops)
+        DispatchController(authenticator: authenticator, records: dependencies.dispatchRecords, commits: dependencies.commits)
             .routes)
     router.addRoutes(
         ActivityLogController(authenticator: authenticator, apps: apps, log: dependencies.activityLog).routes)

@@ -30,7 +30,8 @@ public enum Gateway {
         // tokens of one key that change too often.
         let providerTokens = ProviderTokenCache()
         let dependencies = GatewayDependencies.postgres(
-            pool: pool, dispatchCommit: settings.dispatchCommit, doorbell: doorbell, stops: stops, handoff: handoff,
+            pool: pool, dispatchCommit: settings.dispatchCommit,
+            commits: DeliveryCommits(doorbell: doorbell, stops: stops, handoff: handoff),
             channelManager: APNsChannelManager(tokens: providerTokens, transport: transport))
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
         // stops, unspent quota goes back, then the pool closes.

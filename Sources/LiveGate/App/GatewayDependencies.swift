@@ -31,8 +31,9 @@ public struct GatewayDependencies: Sendable {
     public var channelManager: APNsChannelManager
     /// Dispatches as API resources (`GET`/`DELETE /messages/live_activity/dispatches/{id}`).
     public var dispatchRecords: any DispatchRecords
-    /// This process's deliveries, stopped at once by a `DELETE` here; nil when it delivers nothing.
-    public var stops: DispatchStopSignals?
+    /// This process's delivery engine, told of commits and of a `DELETE` here; nil when it delivers
+    /// nothing.
+    public var commits: (any DispatchCommitListener)?
     /// Tests set a fixed time to check payload timestamps exactly.
     public var clock: MessageClock = .system
 
@@ -40,7 +41,8 @@ public struct GatewayDependencies: Sendable {
         pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
         tokens: any TokenRegistry, dispatches: any DispatchStore, activityLog: any ActivityLogRepository,
         rateLimiter: RateLimiter, channels: any ChannelStore, channelManager: APNsChannelManager,
-        dispatchRecords: any DispatchRecords, stops: DispatchStopSignals? = nil, tokenTagRateLimiter: RateLimiter? = nil
+        dispatchRecords: any DispatchRecords, commits: (any DispatchCommitListener)? = nil,
+        tokenTagRateLimiter: RateLimiter? = nil
     ) {
         self.pool = pool
         self.tenancy = tenancy
@@ -60,24 +62,21 @@ public struct GatewayDependencies: Sendable {
         self.channels = channels
         self.channelManager = channelManager
         self.dispatchRecords = dispatchRecords
-        self.stops = stops
+        self.commits = commits
     }
 
-    /// The PostgreSQL-backed repositories over one pool; `doorbell` wakes this process's delivery engine
-    /// after each commit, and `stops` tells its deliveries at once when a commit or a `DELETE` here
-    /// supersedes or cancels one of them; `handoff` hands it the updates group commit writes leased to it.
+    /// The PostgreSQL-backed repositories over one pool; `commits` (this process's delivery engine) hears
+    /// of every dispatch committed, superseded or cancelled here.
     public static func postgres(
-        pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil,
-        stops: DispatchStopSignals? = nil, handoff: DeliveryHandoff? = nil,
-        channelManager: APNsChannelManager = APNsChannelManager()
+        pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(),
+        commits: (any DispatchCommitListener)? = nil, channelManager: APNsChannelManager = APNsChannelManager()
     ) -> GatewayDependencies {
         GatewayDependencies(
             pool: pool, tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
             tokens: PostgresTokenRegistry(pool: pool),
-            dispatches: PostgresDispatchStore(
-                pool: pool, commitSettings: dispatchCommit, doorbell: doorbell, stops: stops, handoff: handoff),
+            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, listener: commits),
             activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)),
             channels: PostgresChannelStore(pool: pool), channelManager: channelManager,
-            dispatchRecords: PostgresDispatchRecords(pool: pool), stops: stops)
+            dispatchRecords: PostgresDispatchRecords(pool: pool), commits: commits)
     }
 }

@@ -109,7 +109,7 @@ extension PostgresDeliveryQueue {
                 for row in rows { settled.insert(try row.require("id")) }
             }
             let released = settlements.compactMap { settlement -> (DispatchSettlement, Date)? in
-                guard case .released(let retryAt) = settlement.ending else { return nil }
+                guard case .handedBack(let retryAt) = settlement.ending else { return nil }
                 return (settlement, retryAt)
             }
             if !released.isEmpty {

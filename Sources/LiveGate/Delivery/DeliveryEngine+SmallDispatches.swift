@@ -82,19 +82,12 @@ extension DeliveryEngine {
     /// each dispatch as the per-dispatch path hands one back.
     /// `flags`: the batch's stop flags, watched since the plan (`watchStops`); unwatched here when it ends.
     func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag], claimedUnder generation: Int?) async {
-        let delivery = SmallDispatchBatch(
-            queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry), settings: settings,
-            worker: worker, logger: logger, isStopping: { [self] in isStopping }, stops: stops, sendingNow: sendingNow,
-            ownership: DispatchOwnership(liveness: liveness, claimedUnder: generation))
+        let delivery = SmallDispatchBatch(context: context(claimedUnder: generation), stops: stops, sendingNow: sendingNow)
         defer { for small in batch { stops.unwatch(small.id) } }
         do {
             let endings = try await delivery.deliver(batch, flags: flags)
             for small in batch {
-                switch endings[small.id] {
-                case .finished(let status)?: GatewayMetrics.deliveryEnded(small.claimed, .finished(status))
-                case .released?: GatewayMetrics.deliveryEnded(small.claimed, .released)
-                case nil: GatewayMetrics.deliveryEnded(small.claimed, .leaseLost)
-                }
+                GatewayMetrics.deliveryEnded(small.claimed, endings[small.id])
             }
         } catch {
             let unavailable = isDatabaseUnavailable(error)

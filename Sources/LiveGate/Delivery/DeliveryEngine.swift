@@ -191,7 +191,15 @@ public final class DeliveryEngine: Service, Sendable {
 
     var isStopping: Bool { stopping.withLockedValue { $0 } }
 
-    private func deliver(_ claimed: ClaimedDispatch, claimedUnder generation: Int?) async -> DispatchDelivery.Ending? {
+    /// What a delivery of dispatches claimed (or handed over) under session `generation` works with.
+    func context(claimedUnder generation: Int?) -> DeliveryContext {
+        DeliveryContext(
+            queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry), settings: settings,
+            worker: worker, logger: logger, isStopping: { [stopping] in stopping.withLockedValue { $0 } },
+            ownership: DispatchOwnership(liveness: liveness, claimedUnder: generation))
+    }
+
+    private func deliver(_ claimed: ClaimedDispatch, claimedUnder generation: Int?) async -> DispatchEnding? {
         let id = claimed.dispatch.id
         let stop = stops.watch(id)
         // Sending for as long as it is delivered: a newer small dispatch waits for it as it always did.
@@ -200,10 +208,7 @@ public final class DeliveryEngine: Service, Sendable {
             sendingNow.end([id])
             stops.unwatch(id)
         }
-        let delivery = DispatchDelivery(
-            queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry),
-            settings: settings, worker: worker, logger: logger, isStopping: { [stopping] in stopping.withLockedValue { $0 } },
-            stop: stop, ownership: DispatchOwnership(liveness: liveness, claimedUnder: generation))
+        let delivery = DispatchDelivery(context: context(claimedUnder: generation), stop: stop)
         let started = ContinuousClock.now
         do {
             let app = try await apps.value(for: claimed.dispatch.appID) { try await tenancy.app(id: claimed.dispatch.appID) }
@@ -212,7 +217,7 @@ public final class DeliveryEngine: Service, Sendable {
             logger.debug(
                 "dispatch delivery ended",
                 metadata: [
-                    "dispatch_id": "\(claimed.dispatch.id.lowercasedText)", "ending": "\(ending)",
+                    "dispatch_id": "\(claimed.dispatch.id.lowercasedText)", "ending": "\(ending.map { "\($0)" } ?? "lease lost")",
                     "milliseconds": "\((ContinuousClock.now - started).inMilliseconds)",
                 ])
             return ending

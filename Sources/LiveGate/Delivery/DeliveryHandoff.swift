@@ -11,16 +11,6 @@ import NIOConcurrencyHelpers
 /// grant (no engine, stopping, the session lost, or as many dispatches waiting as pushes may be in
 /// flight) and the commit writes its dispatches pending, for a claim to find.
 public final class DeliveryHandoff: Sendable {
-    /// What a commit writes into the rows it hands over: the lease a claim would have taken.
-    struct Grant: Sendable {
-        let worker: String
-        let session: Int32?
-        let lease: Duration
-        /// The engine's session generation at the grant: the delivery's ownership starts from it.
-        let generation: Int?
-        let count: Int
-    }
-
     /// A committed dispatch handed to the engine, with the session generation it was leased under (its
     /// stop flag is watched from its commit on, in `DispatchStopSignals`).
     struct Handed: Sendable {
@@ -56,21 +46,21 @@ public final class DeliveryHandoff: Sendable {
     }
 
     /// A lease for `count` dispatches about to be committed, or nil when the engine cannot take them.
-    func grant(_ count: Int) -> Grant? {
+    func grant(_ count: Int) -> CommitLease? {
         guard count > 0 else { return nil }
-        return state.withLockedValue { state -> Grant? in
+        return state.withLockedValue { state -> CommitLease? in
             guard let taker = state.taker else { return nil }
             let now = taker.state()
             if now.hasSession, now.held == nil { return nil }
             guard now.room - state.granted - state.handed.count >= count else { return nil }
             state.granted += count
-            return Grant(
+            return CommitLease(
                 worker: taker.worker, session: now.held?.session, lease: taker.lease, generation: now.held?.generation, count: count)
         }
     }
 
     /// The commit failed: nothing of the grant was written.
-    func giveBack(_ grant: Grant) {
+    func giveBack(_ grant: CommitLease) {
         state.withLockedValue { $0.granted -= grant.count }
     }
 
@@ -78,7 +68,7 @@ public final class DeliveryHandoff: Sendable {
     /// flags are watched from now, before any later commit can supersede them.
     /// Closed meanwhile (the engine stopped while the statement ran), they stay leased to its session,
     /// which ends with it: another gateway takes them over then.
-    func hand(_ claimed: [ClaimedDispatch], under grant: Grant) {
+    func hand(_ claimed: [ClaimedDispatch], under grant: CommitLease) {
         let open = state.withLockedValue { state -> Bool in
             state.granted -= grant.count
             guard state.taker != nil else { return false }

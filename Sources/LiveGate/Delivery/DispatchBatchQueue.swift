@@ -44,21 +44,14 @@ public struct BatchTargets: Sendable, Equatable {
 
 /// How one dispatch of a batch ends: what it achieved, and whether it is over or handed back.
 public struct DispatchSettlement: Sendable {
-    public enum Ending: Sendable, Equatable {
-        /// Over, with this status; a `done` one superseded or cancelled meanwhile ends as that.
-        case finished(DispatchState)
-        /// Handed back, to be claimed again at this time (APNs unreachable).
-        case released(retryAt: Date)
-    }
-
     public let claimed: ClaimedDispatch
-    public let ending: Ending
+    public let ending: DispatchEnding
     /// Counts, cursor, tokens to remove or retire, and the pushes' log entries.
     public let progress: FanoutProgress
     /// Entries about the dispatch as a whole (no token, gave up), written with it.
     public let log: [ActivityLogEntry]
 
-    public init(_ claimed: ClaimedDispatch, _ ending: Ending, progress: FanoutProgress, log: [ActivityLogEntry] = []) {
+    public init(_ claimed: ClaimedDispatch, _ ending: DispatchEnding, progress: FanoutProgress, log: [ActivityLogEntry] = []) {
         self.claimed = claimed
         self.ending = ending
         self.progress = progress

@@ -14,7 +14,8 @@ extension DispatchDelivery {
         case delivered(channelID: ChannelID)
         /// APNs did not take it (the reason is logged); the tokens still get their pushes.
         case failed
-        case ended(Ending)
+        /// It ended here (nil: its lease was lost).
+        case ended(DispatchEnding?)
     }
 
     /// An update or end that is not narrowed to one user goes, once, to its activity's channel when it
@@ -40,7 +41,7 @@ extension DispatchDelivery {
                 "dispatch_id": "\(dispatch.id.lowercasedText)", "status": "\(outcome.status.map(String.init) ?? "none")",
                 "retries": "\(sent.retries)",
             ])
-        guard try await queue.recordBroadcast(claimed, worker: worker, record: record) else { return .ended(.leaseLost) }
+        guard try await queue.recordBroadcast(claimed, worker: worker, record: record) else { return .ended(nil) }
         if outcome.isCredentialProblem {
             // The tokens would be refused for the same reason: stop here, as a page does.
             return .ended(try await finish(claimed, .failed, log: entry.map { [$0] } ?? []))

@@ -10,29 +10,20 @@ import UUIDText
 /// pushes concurrently (the next page starting while the current one's last answers come in), and
 /// records the pages in order, so a crash repeats at most two pages and loses nothing. A dispatch
 /// superseded or cancelled meanwhile stops at its next batch and ends with what it sent counted.
-struct DispatchDelivery: Sendable {
-    /// How a delivery left the dispatch.
-    enum Ending: Sendable, Equatable {
-        case finished(DispatchState)
-        /// Handed back, to be claimed again later (APNs unreachable, or this gateway stopping).
-        case released
-        /// Another worker holds it now; this one stopped.
-        case leaseLost
+struct DispatchDelivery: DeliveryStage {
+    /// What a recorded page leaves the delivery to do.
+    private enum PageStep {
+        case goOn
+        /// The dispatch ended (nil: its lease was lost to another worker).
+        case ended(DispatchEnding?)
     }
 
-    let queue: any DeliveryQueue
-    let sending: PushSending
-    let settings: DeliverySettings
-    let worker: String
-    let logger: Logger
-    let isStopping: @Sendable () -> Bool
+    let context: DeliveryContext
     /// Raised when the dispatch is superseded or cancelled; checked before every batch.
     let stop: DispatchStopFlag
-    /// Checked before the broadcast and every page: after its session was lost, this worker proves the
-    /// dispatch is still its own before sending more.
-    let ownership: DispatchOwnership
 
-    func deliver(_ claimed: ClaimedDispatch, app: App?) async throws -> Ending {
+    /// Delivers the dispatch; nil when another worker took it over meanwhile.
+    func deliver(_ claimed: ClaimedDispatch, app: App?) async throws -> DispatchEnding? {
         var claimed = claimed
         let dispatch = claimed.dispatch
         if let stop = claimed.stop {
@@ -56,11 +47,8 @@ struct DispatchDelivery: Sendable {
             return try await finish(claimed, .failed, log: [DeliveryLogEntries.noCredential(dispatch, devices: devices)])
         }
         let leaseLost = NIOLockedValueBox(false)
-        return try await withThrowingTaskGroup(of: Ending?.self) { group in
-            group.addTask {
-                await keepLease(dispatch.id, lost: leaseLost)
-                return nil
-            }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await keepLease(dispatch.id, lost: leaseLost) }
             defer { group.cancelAll() }
             if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt != nil {
                 // A scheduled end: the activity, and its channel, end now rather than when it was accepted.
@@ -70,7 +58,7 @@ struct DispatchDelivery: Sendable {
                 await waitForSupersededToStop(claimed)
             }
             guard try await stillOwns(dispatch.id, leaseLost: leaseLost) else {
-                return leaseLost.withLockedValue { $0 } ? .leaseLost : try await release(dispatch.id, at: Date())
+                return leaseLost.withLockedValue { $0 } ? nil : try await release(dispatch.id, at: Date())
             }
             let broadcast = try await broadcast(claimed, to: destination)
             if case .ended(let ending) = broadcast { return ending }
@@ -96,7 +84,7 @@ struct DispatchDelivery: Sendable {
     private func fanOut(
         _ claimed: ClaimedDispatch, to destination: APNsDestination, broadcastDelivered: Bool,
         leaseLost leaseLostBox: NIOLockedValueBox<Bool>
-    ) async throws -> Ending {
+    ) async throws -> DispatchEnding? {
         let dispatch = claimed.dispatch
         let leaseLost = { leaseLostBox.withLockedValue { $0 } }
         var cursor = claimed.fanoutCursor
@@ -106,7 +94,7 @@ struct DispatchDelivery: Sendable {
             return try await finish(claimed, .done, log: nobody ? [DeliveryLogEntries.noTokens(dispatch)] : [])
         }
         guard try await stillOwns(dispatch.id, leaseLost: leaseLostBox) else {
-            return leaseLost() ? .leaseLost : try await release(dispatch.id, at: Date())
+            return leaseLost() ? nil : try await release(dispatch.id, at: Date())
         }
         var sending = startSending(first, of: dispatch, to: destination)
         var sendingPage = first
@@ -142,13 +130,13 @@ struct DispatchDelivery: Sendable {
             }
             let outcome = await outcomeOnceAPNsIsBack(
                 await sending.value, page: sendingPage, overlapping: next, of: dispatch, to: destination)
-            if let ending = try await settle(outcome, claimed, pageStart: cursor) {
+            if case .ended(let ending) = try await settle(outcome, claimed, pageStart: cursor) {
                 _ = await next?.value
                 return ending
             }
             if let reason = stop.raised {
                 // What the overlapping page sent before the stop is counted too.
-                if let next, let ending = try await settle(await next.value, claimed, pageStart: sendingEnd) {
+                if let next, case .ended(let ending) = try await settle(await next.value, claimed, pageStart: sendingEnd) {
                     return ending
                 }
                 return try await finish(claimed, reason.status)
@@ -156,7 +144,7 @@ struct DispatchDelivery: Sendable {
             cursor = sendingEnd
             guard let next, let followingEnd = following.last?.cursor else {
                 if following.isEmpty { return try await finish(claimed, .done) }
-                if leaseLost() { return .leaseLost }
+                if leaseLost() { return nil }
                 return try await release(dispatch.id, at: Date())
             }
             sending = next
@@ -186,51 +174,33 @@ struct DispatchDelivery: Sendable {
         Task { await send(page, of: dispatch, to: destination) }
     }
 
-    /// Records a page, or ends the dispatch when the page says it cannot go on (nil: go on, unless the
-    /// page's record raised the stop).
-    private func settle(_ outcome: PageOutcome, _ claimed: ClaimedDispatch, pageStart: Int64) async throws -> Ending? {
-        if let problem = outcome.credentialProblem {
-            guard try await record(claimed, outcome.progress) else { return .leaseLost }
-            return try await finish(claimed, .failed, log: [problem])
+    /// Records a page as its verdict says, and ends the dispatch when that says so; `.goOn` otherwise
+    /// (unless the page's record raised the stop).
+    private func settle(_ outcome: PageOutcome, _ claimed: ClaimedDispatch, pageStart: Int64) async throws -> PageStep {
+        switch PageVerdict(outcome, of: claimed, pageStart: pageStart, stopped: stop.raised, retry: settings.handBackRetry) {
+        case .record(let progress):
+            return try await record(claimed, progress) ? .goOn : .ended(nil)
+        case .finish(let status, let progress, let log):
+            guard try await record(claimed, progress) else { return .ended(nil) }
+            return .ended(try await finish(claimed, status, log: log))
+        case .handBack(let retryAt, let progress):
+            guard try await record(claimed, progress) else { return .ended(nil) }
+            PageVerdict.logHandBack(of: claimed, retryAt: retryAt, to: logger)
+            return .ended(try await release(claimed.dispatch.id, at: retryAt))
         }
-        if let problem = outcome.unreachable, stop.raised == nil {
-            return try await retryLater(claimed, cursor: pageStart, outcome: outcome, problem: problem)
-        }
-        guard try await record(claimed, outcome.progress) else { return .leaseLost }
-        return nil
     }
 
     /// Sends a page in batches, all at once (the in-flight limit paces them), and tallies the answers.
     /// Pushes left unanswered while others got through are sent again before the page is tallied
-    /// (`resendUnanswered`).
+    /// (`UnansweredResend`).
     private func send(_ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination) async -> PageOutcome {
         var ids = APNsIDGenerator()
         let pushes = dispatch.pushes(to: page, ids: &ids)
         let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination, unless: stop)
         var results = zip(sent, pushes).map { result, push in result.map { SentPush(result: $0.result, retries: $0.retries, push: push) } }
-        await resendUnanswered(&results, of: dispatch, to: destination)
+        await UnansweredResend(context: context)
+            .resend(&results, of: dispatch, to: destination, unless: stop)
         return PageOutcome(page: page, results: results, dispatch: dispatch)
-    }
-
-    /// No push of the page reached APNs: hand the dispatch back for later, from the same page, unless it
-    /// has been tried enough or would expire first; then give up and say so in the log.
-    private func retryLater(
-        _ claimed: ClaimedDispatch, cursor: Int64, outcome: PageOutcome, problem: PushResult.RetriableProblem
-    ) async throws -> Ending {
-        let dispatch = claimed.dispatch
-        let retryAt = Date() + settings.handBackRetry.delay(afterAttempt: claimed.attempts)
-        if claimed.attempts < settings.handBackRetry.maximumAttempts, retryAt < dispatch.expiresAt {
-            // The cursor stays: the page is sent again next time. Only the retries are counted now.
-            let progress = FanoutProgress(cursor: cursor, retried: outcome.progress.retried)
-            guard try await record(claimed, progress) else { return .leaseLost }
-            logger.warning(
-                "APNs unreachable; dispatch handed back for later",
-                metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "attempt": "\(claimed.attempts)", "retry_at": "\(retryAt)"])
-            return try await release(dispatch.id, at: retryAt)
-        }
-        guard try await record(claimed, outcome.progress) else { return .leaseLost }
-        return try await finish(
-            claimed, .failed, log: [DeliveryLogEntries.gaveUpOnDispatch(dispatch, attempts: claimed.attempts, problem: problem)])
     }
 
     private func nextPage(_ claimed: ClaimedDispatch, after cursor: Int64) async throws -> [FanoutTarget] {
@@ -259,12 +229,12 @@ struct DispatchDelivery: Sendable {
         }
     }
 
-    func finish(_ claimed: ClaimedDispatch, _ status: DispatchState, log: [ActivityLogEntry] = []) async throws -> Ending {
-        try await queue.finish(claimed, worker: worker, status: status, log: log) ? .finished(status) : .leaseLost
+    func finish(_ claimed: ClaimedDispatch, _ status: DispatchState, log: [ActivityLogEntry] = []) async throws -> DispatchEnding? {
+        try await queue.finish(claimed, worker: worker, status: status, log: log) ? .finished(status) : nil
     }
 
-    private func release(_ id: UUID, at date: Date) async throws -> Ending {
-        try await queue.release(id, worker: worker, retryAt: date) ? .released : .leaseLost
+    private func release(_ id: UUID, at date: Date) async throws -> DispatchEnding? {
+        try await queue.release(id, worker: worker, retryAt: date) ? .handedBack(retryAt: date) : nil
     }
 
     /// Whether this worker may start sending more of the dispatch (`DispatchOwnership`); a lease found

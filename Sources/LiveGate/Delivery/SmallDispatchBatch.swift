@@ -11,22 +11,16 @@ import UUIDText
 /// state first (a dispatch waits for an older superseded delivery to its devices that is still sending;
 /// one superseded or cancelled before its pushes go sends none), its own counts and log entries, a
 /// dispatch whose devices APNs could not be reached for handed back for later.
-struct SmallDispatchBatch: Sendable {
-    let queue: any DeliveryQueue
-    let sending: PushSending
-    let settings: DeliverySettings
-    let worker: String
-    let logger: Logger
-    let isStopping: @Sendable () -> Bool
+struct SmallDispatchBatch: DeliveryStage {
+    let context: DeliveryContext
     let stops: DispatchStopSignals
     /// This process's dispatches with pushes out now: a superseded one not among them is stopped rather
     /// than waited for.
     let sendingNow: DispatchesSending
-    let ownership: DispatchOwnership
 
     /// Delivers the batch; returns how each dispatch ended (nil for those whose lease was lost).
     /// `flags`: each dispatch's stop flag, watched by the caller since the claim.
-    func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag]) async throws -> [UUID: DispatchSettlement.Ending] {
+    func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag]) async throws -> [UUID: DispatchEnding] {
         let ids = batch.map(\.id)
         let owned = try await ownership.confirm(isStopping: isStopping) {
             try await queue.extendLeases(ids, worker: worker, lease: settings.lease).count == ids.count
@@ -62,7 +56,7 @@ struct SmallDispatchBatch: Sendable {
             return settlements
         }
         let settled = try await queue.settle(settlements, worker: worker)
-        var endings: [UUID: DispatchSettlement.Ending] = [:]
+        var endings: [UUID: DispatchEnding] = [:]
         for settlement in settlements where settled.contains(settlement.claimed.dispatch.id) {
             endings[settlement.claimed.dispatch.id] = settlement.ending
         }
@@ -117,7 +111,7 @@ struct SmallDispatchBatch: Sendable {
         return settlements
     }
 
-    /// How a dispatch ends after its answers, as the per-dispatch path ends it after its last page.
+    /// How a dispatch ends after its answers: its only page's verdict, as a fan-out's page gets one.
     private func settle(
         _ small: SmallDispatch, results: inout [SentPush?],
         to destination: APNsDestination, stop: DispatchStopFlag
@@ -131,29 +125,18 @@ struct SmallDispatchBatch: Sendable {
                 log: nobody ? [DeliveryLogEntries.noTokens(dispatch)] : [])
         }
         // Some devices answered, others not at all: those are sent again in rounds, as in a page.
-        let delivery = DispatchDelivery(
-            queue: queue, sending: sending, settings: settings, worker: worker, logger: logger, isStopping: isStopping,
-            stop: stop, ownership: ownership)
-        await delivery.resendUnanswered(&results, of: dispatch, to: destination)
+        await UnansweredResend(context: context)
+            .resend(&results, of: dispatch, to: destination, unless: stop)
         let outcome = PageOutcome(page: small.targets, results: results, dispatch: dispatch)
-        if let problem = outcome.credentialProblem {
-            return DispatchSettlement(claimed, .finished(.failed), progress: outcome.progress, log: [problem])
+        switch PageVerdict(outcome, of: claimed, pageStart: claimed.fanoutCursor, stopped: stop.raised, retry: settings.handBackRetry) {
+        case .record(let progress):
+            return DispatchSettlement(claimed, .finished(stop.raised?.status ?? .done), progress: progress)
+        case .finish(let status, let progress, let log):
+            return DispatchSettlement(claimed, .finished(status), progress: progress, log: log)
+        case .handBack(let retryAt, let progress):
+            PageVerdict.logHandBack(of: claimed, retryAt: retryAt, to: logger)
+            return DispatchSettlement(claimed, .handedBack(retryAt: retryAt), progress: progress)
         }
-        if let problem = outcome.unreachable, stop.raised == nil {
-            let retryAt = Date() + settings.handBackRetry.delay(afterAttempt: claimed.attempts)
-            if claimed.attempts < settings.handBackRetry.maximumAttempts, retryAt < dispatch.expiresAt {
-                logger.warning(
-                    "APNs unreachable; dispatch handed back for later",
-                    metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)", "attempt": "\(claimed.attempts)", "retry_at": "\(retryAt)"])
-                var progress = FanoutProgress(cursor: claimed.fanoutCursor)
-                progress.retried = outcome.progress.retried
-                return DispatchSettlement(claimed, .released(retryAt: retryAt), progress: progress)
-            }
-            return DispatchSettlement(
-                claimed, .finished(.failed), progress: outcome.progress,
-                log: [DeliveryLogEntries.gaveUpOnDispatch(dispatch, attempts: claimed.attempts, problem: problem)])
-        }
-        return DispatchSettlement(claimed, .finished(stop.raised?.status ?? .done), progress: outcome.progress)
     }
 
     /// The older superseded deliveries each dispatch must wait for before it sends, so a device never
@@ -209,10 +192,11 @@ struct SmallDispatchBatch: Sendable {
 
     /// The session was lost and the batch could not be proven this worker's: each dispatch still leased
     /// to it goes back, due now; the others were taken over.
-    private func handBack(_ batch: [SmallDispatch]) async throws -> [UUID: DispatchSettlement.Ending] {
-        var endings: [UUID: DispatchSettlement.Ending] = [:]
-        for small in batch where try await queue.release(small.id, worker: worker, retryAt: Date()) {
-            endings[small.id] = .released(retryAt: Date())
+    private func handBack(_ batch: [SmallDispatch]) async throws -> [UUID: DispatchEnding] {
+        var endings: [UUID: DispatchEnding] = [:]
+        let now = Date()
+        for small in batch where try await queue.release(small.id, worker: worker, retryAt: now) {
+            endings[small.id] = .handedBack(retryAt: now)
         }
         return endings
     }

@@ -15,13 +15,13 @@ public struct DispatchController: Sendable {
 
     let authenticator: APIKeyAuthenticator
     let records: any DispatchRecords
-    /// This gateway's deliveries: a cancelled one being delivered here stops at once.
-    let stops: DispatchStopSignals?
+    /// This gateway's delivery engine: a cancelled dispatch being delivered here stops at once.
+    let commits: (any DispatchCommitListener)?
 
-    public init(authenticator: APIKeyAuthenticator, records: any DispatchRecords, stops: DispatchStopSignals?) {
+    public init(authenticator: APIKeyAuthenticator, records: any DispatchRecords, commits: (any DispatchCommitListener)?) {
         self.authenticator = authenticator
         self.records = records
-        self.stops = stops
+        self.commits = commits
     }
 
     public var routes: RouteCollection<LiveGateRequestContext> {
@@ -52,7 +52,7 @@ public struct DispatchController: Sendable {
                     "dispatch \(id.lowercasedText) is \(record.state.rawValue): only a scheduled, pending or delivering dispatch can be cancelled"
                 ])
         case .cancelled(let record):
-            stops?.stop(id, because: .cancelled)
+            commits?.stopped([id], because: .cancelled)
             context.logger.info("dispatch cancelled", metadata: ["dispatch_id": "\(id.lowercasedText)"])
             return Self.response(record)
         }

@@ -18,7 +18,7 @@ extension GatewayMetrics {
 
     /// A delivery ended: if the dispatch finished done, how long it took from acceptance (or its `send_at`,
     /// if later) until now, its last device's push answered and recorded.
-    static func deliveryEnded(_ claimed: ClaimedDispatch, _ ending: DispatchDelivery.Ending?, now: Date = Date()) {
+    static func deliveryEnded(_ claimed: ClaimedDispatch, _ ending: DispatchEnding?, now: Date = Date()) {
         guard ending == .finished(.done) else { return }
         let due = max(claimed.createdAt, claimed.dispatch.sendAt ?? claimed.createdAt)
         Timer(label: dispatchDeliveryDuration.name, dimensions: [("event", claimed.dispatch.event.rawValue)])

@@ -94,8 +94,8 @@ struct HandedOverDeliveryTests {
             try await DeliveryServiceTests.running(harness.engine) {
                 try await Task.sleep(for: .milliseconds(200))
                 let results = await PostgresDispatchStore.writeUpdates(
-                    [older, other, newer], supersede: true, pool: harness.database.pool, doorbell: harness.doorbell,
-                    handoff: harness.handoff)
+                    [older, other, newer], supersede: true, pool: harness.database.pool,
+                    listener: DeliveryCommits(doorbell: harness.doorbell, stops: harness.stops, handoff: harness.handoff))
                 #expect(results.allSatisfy { (try? $0.get()) != nil })
                 try await DeliveryServiceTests.waitUntil("all three ended", timeout: .seconds(20)) {
                     try await harness.database.pool.query("SELECT 1 FROM dispatches WHERE completed_at IS NULL").isEmpty

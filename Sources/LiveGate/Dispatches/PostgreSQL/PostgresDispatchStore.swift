@@ -5,33 +5,28 @@ import PostgresClient
 
 /// Dispatches in PostgreSQL. Updates, and starts to users, without an idempotency key go through group
 /// commit; everything else (a start to an audience among them) commits in a transaction of its own.
-/// Once a commit has succeeded (never before, never after a failed one) the store publishes it: it
-/// rings the delivery doorbell, so this gateway's delivery engine starts on it at once, and tells this
-/// gateway's deliveries of what it superseded to stop.
+/// Once a commit has succeeded (never before, never after a failed one) the store tells its listener
+/// (this gateway's delivery engine) what it wrote and what it superseded.
 public final class PostgresDispatchStore: DispatchStore {
     let pool: PostgresConnectionPool
     private let updates: GroupCommitQueue<Dispatch, UpdateResolution>
     private let starts: GroupCommitQueue<PendingStart, StartResolution>
-    private let doorbell: DeliveryDoorbell?
-    private let stops: DispatchStopSignals?
+    private let listener: (any DispatchCommitListener)?
     private let supersedes: Bool
 
-    /// `stops`: this gateway's deliveries, told at once when a commit supersedes one of them.
-    /// `handoff`: this gateway's delivery engine, handed the updates group commit writes for it.
+    /// `listener`: told of every commit; nil when no delivery engine runs beside the store.
     public init(
-        pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), doorbell: DeliveryDoorbell? = nil,
-        stops: DispatchStopSignals? = nil, handoff: DeliveryHandoff? = nil
+        pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), listener: (any DispatchCommitListener)? = nil
     ) {
         self.pool = pool
-        self.doorbell = doorbell
-        self.stops = stops
+        self.listener = listener
         let supersedes = commitSettings.supersedes
         self.supersedes = supersedes
         self.updates = GroupCommitQueue(settings: commitSettings) { batch in
-            await Self.writeUpdates(batch, supersede: supersedes, pool: pool, doorbell: doorbell, handoff: handoff)
+            await Self.writeUpdates(batch, supersede: supersedes, pool: pool, listener: listener)
         }
         self.starts = GroupCommitQueue(settings: commitSettings) { batch in
-            await Self.writeStarts(batch, pool: pool, doorbell: doorbell, handoff: handoff)
+            await Self.writeStarts(batch, pool: pool, listener: listener)
         }
     }
 
@@ -40,9 +35,9 @@ public final class PostgresDispatchStore: DispatchStore {
         respond: @escaping @Sendable (UpdateResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
         guard let idempotency else {
-            // The statement's writer woke the engine (`writeUpdates`): once for all its dispatches.
+            // The statement's writer told the listener what it wrote (`writeUpdates`), once for all of it.
             let resolution = try await updates.submit(dispatch)
-            publish(resolution, ring: false)
+            publishStops(resolution)
             return .committed(respond(resolution))
         }
         let supersede = supersedes
@@ -55,15 +50,18 @@ public final class PostgresDispatchStore: DispatchStore {
             }
         }
         // Nil: the key's earlier answer was replayed, and nothing new was committed.
-        if let resolution = resolved.withLockedValue({ $0 }) { publish(resolution) }
+        if let resolution = resolved.withLockedValue({ $0 }) {
+            publishStops(resolution)
+            listener?.committed(leased: [], under: nil, wrotePending: true)
+        }
         return outcome
     }
 
-    /// After a successful commit: tells this gateway's deliveries of the dispatches the commit
-    /// superseded to stop now, rather than at their next page or check, and wakes its delivery engine.
-    private func publish(_ resolution: UpdateResolution? = nil, ring: Bool = true) {
-        for id in resolution?.supersededDispatches ?? [] { stops?.stop(id, because: .superseded) }
-        if ring { doorbell?.ring() }
+    /// After a successful commit: the deliveries of the dispatches it superseded stop now, rather than at
+    /// their next page or check.
+    private func publishStops(_ resolution: UpdateResolution) {
+        guard !resolution.supersededDispatches.isEmpty else { return }
+        listener?.stopped(resolution.supersededDispatches, because: .superseded)
     }
 
     public func commitStart(
@@ -71,7 +69,7 @@ public final class PostgresDispatchStore: DispatchStore {
         respond: @escaping @Sendable (StartResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
         if idempotency == nil, targeting.audience == nil {
-            // The statement's writer rang the doorbell (`writeStarts`): once for all its starts.
+            // The statement's writer told the listener (`writeStarts`): once for all its starts.
             let resolution = try await starts.submit(PendingStart(dispatch: dispatch, targeting: targeting))
             return .committed(respond(resolution))
         }
@@ -82,19 +80,18 @@ public final class PostgresDispatchStore: DispatchStore {
             guard let idempotency else { return IdempotentOutcome.committed(try write()) }
             return try IdempotencyRecords.run(idempotency, workspaceID: dispatch.workspaceID, on: connection, write)
         }
-        publish()
+        listener?.committed(leased: [], under: nil, wrotePending: true)
         return outcome
     }
 
     /// One transaction for the whole batch (`StartBatchStatements`), written and handed over as
     /// `writeHandingOver` says.
     static func writeStarts(
-        _ batch: [PendingStart], pool: PostgresConnectionPool, doorbell: DeliveryDoorbell? = nil,
-        handoff: DeliveryHandoff? = nil
+        _ batch: [PendingStart], pool: PostgresConnectionPool, listener: (any DispatchCommitListener)? = nil
     ) async
         -> [Result<StartResolution, any Error>]
     {
-        await writeHandingOver(batch, dispatch: \.dispatch, doorbell: doorbell, handoff: handoff) { starts, lease in
+        await writeHandingOver(batch, dispatch: \.dispatch, listener: listener) { starts, lease in
             try await pool.transaction { connection in
                 try StartBatchStatements.insert(starts, lease: lease, on: connection)
             }
@@ -104,12 +101,11 @@ public final class PostgresDispatchStore: DispatchStore {
     /// One statement for the whole batch (`UpdateDispatchStatement`), written and handed over as
     /// `writeHandingOver` says.
     static func writeUpdates(
-        _ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool, doorbell: DeliveryDoorbell? = nil,
-        handoff: DeliveryHandoff? = nil
+        _ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool, listener: (any DispatchCommitListener)? = nil
     ) async
         -> [Result<UpdateResolution, any Error>]
     {
-        await writeHandingOver(batch, dispatch: \.self, doorbell: doorbell, handoff: handoff) { dispatches, lease in
+        await writeHandingOver(batch, dispatch: \.self, listener: listener) { dispatches, lease in
             try await pool.withConnection { connection in
                 try UpdateDispatchStatement.insert(dispatches, supersede: supersede, lease: lease, on: connection)
             }

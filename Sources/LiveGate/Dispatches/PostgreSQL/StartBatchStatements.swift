@@ -15,9 +15,9 @@ struct PendingStart: Sendable {
 /// tokens, the dispatches, their targets), inside the caller's transaction. Rows travel as one array per
 /// column; `ord` is a start's place in the batch.
 enum StartBatchStatements {
-    /// `lease`: the starts sent now are written leased to the engine it names (`DeliveryHandoff`).
+    /// `lease`: the starts sent now are written leased as it says (`DispatchCommitListener`).
     static func insert(
-        _ starts: [PendingStart], lease: DeliveryHandoff.Grant? = nil, on connection: PostgresConnection
+        _ starts: [PendingStart], lease: CommitLease? = nil, on connection: PostgresConnection
     ) throws -> [CommittedDispatch<StartResolution>] {
         let users = try resolveUsers(starts, on: connection)
         var tokenOrds: [String] = []

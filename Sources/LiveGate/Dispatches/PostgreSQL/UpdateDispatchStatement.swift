@@ -57,9 +57,9 @@ enum UpdateDispatchStatement {
         planning: .generic)
 
     /// `supersede` false leaves older dispatches alone (a setting for measuring what supersession saves).
-    /// `lease`: the dispatches sent now are written leased to the engine it names (`DeliveryHandoff`).
+    /// `lease`: the dispatches sent now are written leased as it says (`DispatchCommitListener`).
     static func insert(
-        _ dispatches: [Dispatch], supersede: Bool, lease: DeliveryHandoff.Grant? = nil, on connection: PostgresConnection
+        _ dispatches: [Dispatch], supersede: Bool, lease: CommitLease? = nil, on connection: PostgresConnection
     ) throws
         -> [CommittedDispatch<UpdateResolution>]
     {
