@@ -13,7 +13,6 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS("16.1")],
     products: [
         .executable(name: "livegate", targets: ["LiveGateCLI"]),
-        .library(name: "LiveGate", targets: ["LiveGate"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "PostgresClient", targets: ["PostgresClient"]),

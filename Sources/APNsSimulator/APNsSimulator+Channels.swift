@@ -109,16 +109,16 @@ extension APNsSimulator {
     }
 
     /// Every broadcast answered 200, in arrival order.
-    public var broadcasts: [SimulatedBroadcast] { state.withLockedValue { $0.broadcasts } }
+    package var broadcasts: [SimulatedBroadcast] { state.withLockedValue { $0.broadcasts } }
 
     /// Forgets the broadcasts received so far.
-    public func clearBroadcasts() {
+    package func clearBroadcasts() {
         state.withLockedValue { $0.broadcasts.removeAll() }
     }
 
     /// How channel management and broadcast requests for `bundleID` are answered once they pass the
     /// provider token check; nil restores APNs's own answers.
-    public func setBehavior(_ behavior: SimulatedBehavior?, forApp bundleID: String) {
+    package func setBehavior(_ behavior: SimulatedBehavior?, forApp bundleID: String) {
         state.withLockedValue { $0.appBehaviors[bundleID] = behavior }
     }
 

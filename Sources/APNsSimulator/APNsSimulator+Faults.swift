@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 extension APNsSimulator {
     /// The next `times` pushes to `deviceToken` that pass APNs's checks meet `fault` instead of their
     /// answer (nil `times`: every push, until cleared); a nil fault clears the token's.
-    public func setFault(_ fault: SimulatedFault?, for deviceToken: String, times: Int? = 1) {
+    package func setFault(_ fault: SimulatedFault?, for deviceToken: String, times: Int? = 1) {
         precondition(times.map { $0 > 0 } ?? true, "times must be positive")
         state.withLockedValue { state in
             state.faults.byToken[deviceToken.lowercased()] = fault.map { ($0, times) }
@@ -17,7 +17,7 @@ extension APNsSimulator {
 
     /// Every `n`-th push that passes APNs's checks (counted across connections) meets `fault`, `times`
     /// times in all (nil: until cleared); a nil fault clears it.
-    public func setFault(_ fault: SimulatedFault?, everyNthPush n: Int, times: Int? = nil) {
+    package func setFault(_ fault: SimulatedFault?, everyNthPush n: Int, times: Int? = nil) {
         precondition(n > 0 && (times.map { $0 > 0 } ?? true), "n and times must be positive")
         state.withLockedValue { state in
             state.faults.periodic = fault.map { ($0, n, times) }
@@ -26,18 +26,18 @@ extension APNsSimulator {
     }
 
     /// Connections send GOAWAY after some streams (`GoAwayFault`); nil stops it.
-    public func setGoAway(_ goAway: GoAwayFault?) {
+    package func setGoAway(_ goAway: GoAwayFault?) {
         precondition(goAway.map { $0.afterStreams > 0 && ($0.connections ?? 1) > 0 } ?? true, "counts must be positive")
         state.withLockedValue { $0.faults.goAway = goAway }
     }
 
     /// New connections have their TLS handshake refused (`TLSRefusal`); nil stops it.
-    public func setTLSRefusal(_ refusal: TLSRefusal?) {
+    package func setTLSRefusal(_ refusal: TLSRefusal?) {
         state.withLockedValue { $0.faults.tlsRefusal = refusal }
     }
 
     /// Clears every fault; what they did (`faultReport`) is kept.
-    public func clearFaults() {
+    package func clearFaults() {
         state.withLockedValue { state in
             let report = state.faults.report
             state.faults = SimulatedFaults()
@@ -46,7 +46,7 @@ extension APNsSimulator {
     }
 
     /// What the faults did so far.
-    public var faultReport: SimulatedFaultReport { state.withLockedValue { $0.faults.report } }
+    package var faultReport: SimulatedFaultReport { state.withLockedValue { $0.faults.report } }
 
     /// Whether a connection that has just processed its `processed`-th push stream goes away now.
     func goesAway(afterProcessing processed: Int) -> Bool {

@@ -6,19 +6,19 @@ import NIOCore
 /// The settings a test or script changes while the simulator runs: latency and the stream limit.
 extension APNsSimulator {
     /// How long after it arrived every request is answered.
-    public var latency: TimeAmount { state.withLockedValue { $0.latency } }
+    package var latency: TimeAmount { state.withLockedValue { $0.latency } }
 
-    public func setLatency(_ latency: TimeAmount) {
+    package func setLatency(_ latency: TimeAmount) {
         state.withLockedValue { $0.latency = latency }
         logger.info("latency set", metadata: ["latency_ms": "\(latency.nanoseconds / 1_000_000)"])
     }
 
     /// What new connections advertise as SETTINGS_MAX_CONCURRENT_STREAMS.
-    public var maximumConcurrentStreams: Int { state.withLockedValue { $0.maximumConcurrentStreams } }
+    package var maximumConcurrentStreams: Int { state.withLockedValue { $0.maximumConcurrentStreams } }
 
     /// New connections advertise `limit`; open ones get a SETTINGS frame saying so. Until a client
     /// acknowledges the frame it may still use the old limit (RFC 9113 §6.5.3).
-    public func setMaximumConcurrentStreams(_ limit: Int) {
+    package func setMaximumConcurrentStreams(_ limit: Int) {
         state.withLockedValue { $0.maximumConcurrentStreams = limit }
         streamLimits.announce(limit)
         logger.info("maximum concurrent streams set", metadata: ["max_streams": "\(limit)"])
@@ -26,16 +26,16 @@ extension APNsSimulator {
 
     /// What a connection did with the stream limit: `highWater` is the most streams it had open at once
     /// since the client acknowledged the limit now in force (`acknowledgedLimit`).
-    public struct ConnectionStreams: Sendable, Equatable {
-        public let connection: Int
-        public let isOpen: Bool
-        public let openStreams: Int
-        public let acknowledgedLimit: Int?
-        public let highWater: Int
-        public let mostEver: Int
+    package struct ConnectionStreams: Sendable, Equatable {
+        package let connection: Int
+        package let isOpen: Bool
+        package let openStreams: Int
+        package let acknowledgedLimit: Int?
+        package let highWater: Int
+        package let mostEver: Int
     }
 
-    public var connectionStreams: [ConnectionStreams] {
+    package var connectionStreams: [ConnectionStreams] {
         streamLimits.all.map {
             ConnectionStreams(
                 connection: $0.number, isOpen: $0.channel != nil, openStreams: $0.openStreams,

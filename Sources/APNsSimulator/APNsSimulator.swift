@@ -12,7 +12,7 @@ import NIOSSL
 /// APNs, records what it accepted, and lets a test make chosen tokens fail or answer slowly, and its
 /// streams and connections fail (`APNsSimulator+Faults.swift`). It also serves broadcast channels:
 /// their management API and broadcasts (`APNsSimulator+Channels.swift`).
-public final class APNsSimulator: Sendable {
+package final class APNsSimulator: Sendable {
     struct State {
         /// The newest accepted pushes, at most `configuration.retainedPushes`.
         var received = Deque<SimulatedPush>()
@@ -31,7 +31,7 @@ public final class APNsSimulator: Sendable {
         var maximumConcurrentStreams: Int
     }
 
-    public let configuration: SimulatorConfiguration
+    package let configuration: SimulatorConfiguration
     let state: NIOLockedValueBox<State>
     /// Open connections and their streams, to lower the stream limit on them (`setMaximumConcurrentStreams`).
     let streamLimits = StreamLimits()
@@ -43,7 +43,7 @@ public final class APNsSimulator: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
 
-    public init(
+    package init(
         configuration: SimulatorConfiguration, clock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "livegate.apns-sim")
     ) {
@@ -59,7 +59,7 @@ public final class APNsSimulator: Sendable {
     }
 
     /// Starts listening; returns the port (useful with port 0).
-    public func start() async throws -> Int {
+    package func start() async throws -> Int {
         let sslContext = try configuration.tls?.makeContext()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -122,7 +122,7 @@ public final class APNsSimulator: Sendable {
         return configuration
     }()
 
-    public func stop() async {
+    package func stop() async {
         let bound = channel.withLockedValue { channel in
             defer { channel = nil }
             return channel
@@ -132,23 +132,23 @@ public final class APNsSimulator: Sendable {
     }
 
     /// Every push answered 200, in arrival order: the newest `configuration.retainedPushes` of them.
-    public var received: [SimulatedPush] { state.withLockedValue { Array($0.received) } }
+    package var received: [SimulatedPush] { state.withLockedValue { Array($0.received) } }
 
     /// Accepted pushes no longer in `received`, dropped (oldest first) to keep to its limit.
-    public var droppedPushes: Int { state.withLockedValue { $0.droppedPushes } }
+    package var droppedPushes: Int { state.withLockedValue { $0.droppedPushes } }
 
     /// How many pushes were refused, by reason.
-    public var rejections: [String: Int] { state.withLockedValue { $0.rejections } }
+    package var rejections: [String: Int] { state.withLockedValue { $0.rejections } }
 
     /// Forgets the pushes received so far.
-    public func clearReceived() {
+    package func clearReceived() {
         state.withLockedValue { state in
             state.received.removeAll()
             state.droppedPushes = 0
         }
     }
 
-    public func setBehavior(_ behavior: SimulatedBehavior?, for deviceToken: String) {
+    package func setBehavior(_ behavior: SimulatedBehavior?, for deviceToken: String) {
         state.withLockedValue { $0.behaviors[deviceToken.lowercased()] = behavior }
     }
 

@@ -1,15 +1,15 @@
 /// An HTTP/2 error code (RFC 9113 §7) for a simulated RST_STREAM, by the name the RFC gives it.
-public struct HTTP2ResetCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt32
+package struct HTTP2ResetCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: UInt32
 
-    public init(rawValue: UInt32) {
+    package init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
 
     /// The server did not process the request: the client may send it again (RFC 9113 §8.7).
-    public static let refusedStream = HTTP2ResetCode(rawValue: 0x7)
-    public static let internalError = HTTP2ResetCode(rawValue: 0x2)
-    public static let cancel = HTTP2ResetCode(rawValue: 0x8)
+    package static let refusedStream = HTTP2ResetCode(rawValue: 0x7)
+    package static let internalError = HTTP2ResetCode(rawValue: 0x2)
+    package static let cancel = HTTP2ResetCode(rawValue: 0x8)
 
     /// RFC 9113's names, as the control API takes them.
     static let names: [String: UInt32] = [
@@ -25,7 +25,7 @@ public struct HTTP2ResetCode: RawRepresentable, Sendable, Hashable, CustomString
     }
 
     /// The RFC's name, or the number for a code it does not name.
-    public var description: String {
+    package var description: String {
         Self.names.first { $0.value == rawValue }?.key ?? "0x" + String(rawValue, radix: 16)
     }
 }

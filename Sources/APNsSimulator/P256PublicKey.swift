@@ -3,16 +3,16 @@ import COpenSSL
 
 /// A P-256 public key (PEM), to check ES256 signatures: what APNs does with the key Apple keeps, and
 /// what the APNs simulator does with the keys it is given.
-public final class P256PublicKey: @unchecked Sendable {
+package final class P256PublicKey: @unchecked Sendable {
     private let key: OpaquePointer
 
-    public init(pem: String) throws(APNsKeyError) {
+    package init(pem: String) throws(APNsKeyError) {
         key = try Self.read(pem: pem, isPrivate: false)
     }
 
     /// From a public key, or from the private key itself (its public half is inside), so a simulator can
     /// be given the same `.p8` file as the app.
-    public init(publicOrPrivatePEM pem: String) throws(APNsKeyError) {
+    package init(publicOrPrivatePEM pem: String) throws(APNsKeyError) {
         if let publicKey = try? Self.read(pem: pem, isPrivate: false) {
             key = publicKey
         } else {
@@ -33,7 +33,7 @@ public final class P256PublicKey: @unchecked Sendable {
     }
 
     /// True when `signature` (64-byte r‖s) is a valid ES256 signature of `message`.
-    public func verify(signature: [UInt8], of message: [UInt8]) -> Bool {
+    package func verify(signature: [UInt8], of message: [UInt8]) -> Bool {
         guard signature.count == 64, let der = Self.derSignature(fromRaw: signature) else { return false }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }

@@ -5,16 +5,16 @@ import Foundation
 /// certificate naming the host the simulator listens on, made with OpenSSL when it starts. A client
 /// trusts it by taking `certificatePEM` as its only CA (`LIVEGATE_APNS_CA_FILE`), as APNs's real
 /// certificate is trusted through the system's CAs.
-public struct SelfSignedCertificate: Sendable {
-    public let certificatePEM: String
+package struct SelfSignedCertificate: Sendable {
+    package let certificatePEM: String
     /// PKCS#8 PEM; it never leaves the process (the simulator hands it to NIOSSL).
-    public let privateKeyPEM: String
+    package let privateKeyPEM: String
     /// As written in the certificate, e.g. `["IP:127.0.0.1"]`.
-    public let subjectAlternativeNames: [String]
+    package let subjectAlternativeNames: [String]
 
     /// `host` is what the simulator binds: an IP address gets an IP name, anything else a DNS name;
     /// an any-address (`0.0.0.0`, `::`) gets the loopback names, since no client connects to it as such.
-    public init(host: String, validForDays days: Int = 365) throws(SimulatorTLSError) {
+    package init(host: String, validForDays days: Int = 365) throws(SimulatorTLSError) {
         let names = try Self.subjectAlternativeNames(for: host)
         guard let key = lg_p256_generate_key() else { throw .openSSL("generating a P-256 key") }
         defer { EVP_PKEY_free(key) }

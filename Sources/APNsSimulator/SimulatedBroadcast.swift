@@ -2,13 +2,13 @@ import APNsCore
 import Foundation
 
 /// A broadcast the simulator accepted (answered 200), as it arrived.
-public struct SimulatedBroadcast: Sendable {
-    public let bundleID: String
-    public let channelID: ChannelID
+package struct SimulatedBroadcast: Sendable {
+    package let bundleID: String
+    package let channelID: ChannelID
     /// Lower-case names.
-    public let headers: [String: String]
-    public let payload: [UInt8]
-    public let receivedAt: Date
+    package let headers: [String: String]
+    package let payload: [UInt8]
+    package let receivedAt: Date
 
     /// As `GET /_sim/broadcasts` lists it: `bundle_id`, `channel_id`, then as `/_sim/pushes` lists a push.
     var controlJSON: JSONValue {

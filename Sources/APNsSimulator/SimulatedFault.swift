@@ -2,7 +2,7 @@
 /// or the network in between can: the faults a sender must survive without losing a push or counting
 /// one twice. Set for a device token (`APNsSimulator.setFault(_:for:times:)`) or for every n-th push
 /// (`setFault(_:everyNthPush:times:)`); connection-wide faults are `GoAwayFault` and `TLSRefusal`.
-public enum SimulatedFault: Sendable, Equatable {
+package enum SimulatedFault: Sendable, Equatable {
     /// RST_STREAM with this code instead of an answer. `refusedStream` promises the client that the
     /// push was not processed (RFC 9113 §8.7): the simulator does not record it. With any other code it
     /// records the push first, the worst the protocol allows: accepted, and the answer lost.
@@ -26,13 +26,13 @@ public enum SimulatedFault: Sendable, Equatable {
 /// answers every stream up to that one, ignores the later ones (the client may send them again: they
 /// were not processed), and closes the connection once the answers are out. As APNs does when a
 /// server of its goes away.
-public struct GoAwayFault: Sendable, Equatable {
+package struct GoAwayFault: Sendable, Equatable {
     /// Streams (pushes, not control API requests) a connection carries before its GOAWAY.
-    public var afterStreams: Int
+    package var afterStreams: Int
     /// How many connections get one; nil: every connection, until the fault is cleared.
-    public var connections: Int?
+    package var connections: Int?
 
-    public init(afterStreams: Int, connections: Int? = nil) {
+    package init(afterStreams: Int, connections: Int? = nil) {
         self.afterStreams = afterStreams
         self.connections = connections
     }
@@ -40,14 +40,14 @@ public struct GoAwayFault: Sendable, Equatable {
 
 /// New connections fail their TLS handshake: the simulator answers the client's hello with a fatal
 /// `handshake_failure` alert and closes. Connections already open are not affected.
-public enum TLSRefusal: Sendable, Equatable {
+package enum TLSRefusal: Sendable, Equatable {
     /// The next n connections.
     case connections(Int)
     /// Every connection opened until then.
     case until(ContinuousClock.Instant)
 
     /// Every connection opened within `duration` from now.
-    public static func during(_ duration: Duration) -> TLSRefusal {
+    package static func during(_ duration: Duration) -> TLSRefusal {
         .until(.now + duration)
     }
 }

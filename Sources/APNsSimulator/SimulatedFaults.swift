@@ -64,16 +64,16 @@ struct SimulatedFaults {
 }
 
 /// What the simulator's faults did so far (`APNsSimulator.faultReport`, `GET /_sim/faults`).
-public struct SimulatedFaultReport: Sendable, Equatable {
+package struct SimulatedFaultReport: Sendable, Equatable {
     /// Connections the simulator accepted, numbered from 1 in that order (`SimulatedPush.connection`).
-    public var connections = 0
+    package var connections = 0
     /// Connections whose TLS handshake it refused.
-    public var tlsRefused = 0
-    public var goAwaysSent = 0
-    public var streamsReset = 0
+    package var tlsRefused = 0
+    package var goAwaysSent = 0
+    package var streamsReset = 0
     /// Connections it closed for `closeBeforeAnswer` or `closeAfterHeaders`, by number: a push
     /// recorded on one of them may have lost its answer.
-    public var closedConnections: [Int] = []
+    package var closedConnections: [Int] = []
 
-    public init() {}
+    package init() {}
 }

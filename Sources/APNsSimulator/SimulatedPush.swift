@@ -1,22 +1,22 @@
 import Foundation
 
 /// A push the simulator accepted (answered 200), as it arrived.
-public struct SimulatedPush: Sendable {
-    public let deviceToken: String
+package struct SimulatedPush: Sendable {
+    package let deviceToken: String
     /// Lower-case names.
-    public let headers: [String: String]
-    public let payload: [UInt8]
-    public let receivedAt: Date
+    package let headers: [String: String]
+    package let payload: [UInt8]
+    package let receivedAt: Date
     /// The connection it came on (numbered from 1 in the order the simulator accepted them) and its
     /// stream there.
-    public let connection: Int
-    public let stream: Int
+    package let connection: Int
+    package let stream: Int
     /// The fault it met instead of a plain answer (`SimulatedFault`), if one did.
-    public let fault: SimulatedFault?
+    package let fault: SimulatedFault?
 }
 
 /// How the simulator answers pushes to one device token, beyond checking them.
-public enum SimulatedBehavior: Sendable, Equatable {
+package enum SimulatedBehavior: Sendable, Equatable {
     /// 410 `Unregistered`, with the time the token became invalid.
     case unregistered
     /// This status and reason, every time.

@@ -1,37 +1,37 @@
 /// What the simulator listens on and which provider keys it accepts.
-public struct SimulatorConfiguration: Sendable {
+package struct SimulatorConfiguration: Sendable {
     /// A key APNs knows: the team it belongs to and its public half.
-    public struct ProviderKey: Sendable {
-        public let teamID: String
-        public let publicKey: P256PublicKey
+    package struct ProviderKey: Sendable {
+        package let teamID: String
+        package let publicKey: P256PublicKey
 
-        public init(teamID: String, publicKey: P256PublicKey) {
+        package init(teamID: String, publicKey: P256PublicKey) {
             self.teamID = teamID
             self.publicKey = publicKey
         }
     }
 
-    public var host: String
+    package var host: String
     /// 0: any free port (see `APNsSimulator.start()`).
-    public var port: Int
+    package var port: Int
     /// TLS (h2 by ALPN) with this identity; nil serves HTTP/2 without TLS (prior knowledge).
-    public var tls: SimulatorTLS?
+    package var tls: SimulatorTLS?
     /// By key id (the JWT's `kid`).
-    public var providerKeys: [String: ProviderKey]
+    package var providerKeys: [String: ProviderKey]
     /// SETTINGS_MAX_CONCURRENT_STREAMS, as APNs advertises it (500 to 1,000); changeable at run time
     /// (`APNsSimulator.setMaximumConcurrentStreams`).
-    public var maximumConcurrentStreams: Int
+    package var maximumConcurrentStreams: Int
     /// How long after a request arrived its answer goes out, as a network round trip to APNs would
     /// take; other streams are not held up meanwhile. Changeable at run time (`APNsSimulator.setLatency`).
-    public var latency: Duration
+    package var latency: Duration
     /// Broadcast channels one bundle id may have (APNs: 10,000 per environment); creating another is
     /// answered `CannotCreateChannelConfig`. Small in tests, to reach it.
-    public var maximumChannelsPerApp: Int
+    package var maximumChannelsPerApp: Int
     /// Accepted pushes kept for `received` and `GET /_sim/pushes`, the newest; older ones are dropped
     /// (and counted), so a simulator left running keeps its memory bounded (about 1.5 KB a push).
-    public var retainedPushes: Int
+    package var retainedPushes: Int
 
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int = 0, tls: SimulatorTLS? = nil,
         providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500,
         maximumChannelsPerApp: Int = 10_000, latency: Duration = .zero, retainedPushes: Int = 1_000_000
@@ -47,7 +47,7 @@ public struct SimulatorConfiguration: Sendable {
     }
 
     /// TLS with a certificate and key from PEM files, given as a pair.
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int = 0, tls files: (certificateFile: String, privateKeyFile: String),
         providerKeys: [String: ProviderKey] = [:], maximumConcurrentStreams: Int = 500, maximumChannelsPerApp: Int = 10_000,
         latency: Duration = .zero, retainedPushes: Int = 1_000_000

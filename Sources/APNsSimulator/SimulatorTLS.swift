@@ -1,7 +1,7 @@
 import NIOSSL
 
 /// The certificate and key the simulator serves TLS with.
-public enum SimulatorTLS: Sendable {
+package enum SimulatorTLS: Sendable {
     /// PEM files: a certificate (or chain, leaf first) and its private key.
     case files(certificateFile: String, privateKeyFile: String)
     /// PEM text, such as a `SelfSignedCertificate` made at start.

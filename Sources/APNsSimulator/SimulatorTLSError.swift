@@ -1,10 +1,10 @@
 import COpenSSL
 
 /// Why the simulator could not make or load its TLS identity.
-public struct SimulatorTLSError: Error, CustomStringConvertible {
-    public let description: String
+package struct SimulatorTLSError: Error, CustomStringConvertible {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A server a test starts and stops (posix_spawn, SIGTERM, waitpid): a binary that does not fork.
-public final class BackgroundProcess: @unchecked Sendable {
-    public let pid: pid_t
+package final class BackgroundProcess: @unchecked Sendable {
+    package let pid: pid_t
     private var stopped = false
 
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -19,12 +19,12 @@ public final class BackgroundProcess: @unchecked Sendable {
         stop()
     }
 
-    public func stop() {
+    package func stop() {
         stop(signal: SIGTERM)
     }
 
     /// Whether the process has ended by itself (reaped here, so `stop` has nothing left to do).
-    public var hasExited: Bool {
+    package var hasExited: Bool {
         guard !stopped else { return true }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return false }
@@ -33,7 +33,7 @@ public final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` (SIGKILL for a crash) and reaps the process.
-    public func stop(signal: Int32) {
+    package func stop(signal: Int32) {
         guard !stopped else { return }
         stopped = true
         kill(pid, signal)
@@ -42,7 +42,7 @@ public final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// The full path of a command on PATH (Debian puts nghttpd in /usr/sbin).
-    public static func locate(_ command: String) async throws -> String {
+    package static func locate(_ command: String) async throws -> String {
         let found = try await Subprocess.bash("PATH=$PATH:/usr/sbin:/sbin command -v \(command)")
         let path = found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard found.status == 0, !path.isEmpty else {
@@ -54,12 +54,12 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Waits until something accepts TCP connections on 127.0.0.1:`port` while this process runs: false
     /// as soon as it has exited (a server that could not bind the port exits at once), so the caller can
     /// try another port instead of waiting out the timeout.
-    public func listens(on port: Int, timeout: Duration = .seconds(30)) async throws -> Bool {
+    package func listens(on port: Int, timeout: Duration = .seconds(30)) async throws -> Bool {
         try await Self.waitForPort(port, timeout: timeout, unless: { self.hasExited })
     }
 
     /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
-    public static func waitForPort(_ port: Int, timeout: Duration = .seconds(10)) async throws {
+    package static func waitForPort(_ port: Int, timeout: Duration = .seconds(10)) async throws {
         _ = try await waitForPort(port, timeout: timeout, unless: { false })
     }
 

@@ -5,27 +5,27 @@ import Foundation
 /// A small blocking HTTP/1.1 client over libcurl's easy interface, for tests that talk to a real
 /// socket (a served gateway, a `livegate serve` process). Each request runs on a Dispatch thread,
 /// off Swift's cooperative pool; the easy handle and header list are freed once, before returning.
-public enum CurlHTTPClient {
-    public struct Response: Sendable {
-        public let status: Int
-        public let headers: [String: String]
-        public let body: Data
+package enum CurlHTTPClient {
+    package struct Response: Sendable {
+        package let status: Int
+        package let headers: [String: String]
+        package let body: Data
 
-        public var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
-        public var text: String { String(decoding: body, as: UTF8.self) }
+        package var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+        package var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
 
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
     private static let initialized: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
 
-    public static func request(
+    package static func request(
         _ method: String, _ url: String, headers: [String: String] = [:], body: Data? = nil, timeoutSeconds: Int = 20
     ) async throws -> Response {
         try await withCheckedThrowingContinuation { continuation in

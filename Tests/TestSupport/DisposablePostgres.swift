@@ -5,30 +5,30 @@ import PostgresClient
 
 /// A PostgreSQL cluster of a test's own, started and stopped with the same shell functions the
 /// scripts use, for tests that stop or restart the server (which the shared test server must not).
-public struct DisposablePostgres: Sendable {
-    public let dataDirectory: String
-    public let port: Int
+package struct DisposablePostgres: Sendable {
+    package let dataDirectory: String
+    package let port: Int
 
-    public var connectionString: String { "host=127.0.0.1 port=\(port) user=postgres dbname=postgres" }
+    package var connectionString: String { "host=127.0.0.1 port=\(port) user=postgres dbname=postgres" }
 
-    public static func start() async throws -> DisposablePostgres {
+    package static func start() async throws -> DisposablePostgres {
         let directory = "/tmp/livegate-disposable-pg-\(UUID().uuidString.prefix(8))"
         let cluster = DisposablePostgres(dataDirectory: directory, port: LiveGateBinary.freePort())
         try await cluster.start()
         return cluster
     }
 
-    public func start() async throws {
+    package func start() async throws {
         try await shell("pg_start '\(dataDirectory)' \(port) fsync=off")
     }
 
-    public func stop() async throws {
+    package func stop() async throws {
         try await shell("pg_stop '\(dataDirectory)'")
     }
 
     /// The cluster's `postgres` database, migrated, as a `TestDatabase` (its pool closed, the database
     /// kept, when `body` ends): for tests that stop the server under a gateway.
-    public func withDatabase<Result: Sendable>(_ body: (TestDatabase) async throws -> Result) async throws -> Result {
+    package func withDatabase<Result: Sendable>(_ body: (TestDatabase) async throws -> Result) async throws -> Result {
         let pool = PostgresConnectionPool(
             configuration: .init(connectionString: connectionString, maximumConnections: 4, connectTimeoutSeconds: 2))
         do {
@@ -43,7 +43,7 @@ public struct DisposablePostgres: Sendable {
     }
 
     /// Stops the server and deletes its files.
-    public func remove() async {
+    package func remove() async {
         _ = try? await shell("pg_stop '\(dataDirectory)'; rm -rf '\(dataDirectory)'")
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// nghttpd answering every upload with the same bytes: an HTTP/2 peer that is not the simulator.
-public enum EchoServer {
+package enum EchoServer {
     /// nghttpd answering every upload with the same bytes, for the length of `body`.
-    public static func with<Result>(
+    package static func with<Result>(
         tls: TestKeyPair.Certificate? = nil, _ body: (_ port: Int) async throws -> Result
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-h2-\(UUID().uuidString)")

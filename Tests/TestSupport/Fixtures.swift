@@ -4,13 +4,13 @@ import LiveGate
 
 /// Tenancy rows for tests, made through the same repositories the gateway uses.
 extension TestDatabase {
-    public func makeWorkspace(
+    package func makeWorkspace(
         name: String = "Test workspace", rateLimitPerHour: Int = Workspace.defaultRateLimitPerHour
     ) async throws -> Workspace {
         try await tenancy.createWorkspace(name: name, rateLimitPerHour: rateLimitPerHour)
     }
 
-    public func makeApp(
+    package func makeApp(
         in workspace: Workspace, bundleID: String = "com.example.scores", endpoint: APNsEndpoint = .sandbox,
         credentials: APNsCredentials? = nil
     ) async throws -> App {
@@ -20,7 +20,7 @@ extension TestDatabase {
     }
 
     /// A key and the secret to present; `permissions` nil means all of them.
-    public func makeKey(
+    package func makeKey(
         in workspace: Workspace, permissions: Set<APIKeyPermission>? = nil, allowing networks: [String] = [],
         name: String = "test key"
     ) async throws -> (key: APIKey, secret: String) {

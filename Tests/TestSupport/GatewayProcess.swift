@@ -1,15 +1,15 @@
 import Foundation
 
 /// `livegate serve` as a process of its own, for tests that crash it, stop it or scrape it.
-public enum GatewayProcess {
+package enum GatewayProcess {
     /// Starts it on a free port with `environment` and returns once `/healthz` answers 200 (three tries:
     /// the free port may be taken in between).
-    public static func start(environment: [String: String]) async throws -> (process: BackgroundProcess, port: Int) {
+    package static func start(environment: [String: String]) async throws -> (process: BackgroundProcess, port: Int) {
         try await start(environment: environment, port: nil)
     }
 
     /// `port`: this one (a gateway started again where it was); nil: a free one.
-    public static func start(environment: [String: String], port fixed: Int?) async throws -> (process: BackgroundProcess, port: Int) {
+    package static func start(environment: [String: String], port fixed: Int?) async throws -> (process: BackgroundProcess, port: Int) {
         for _ in 0..<3 {
             let port = fixed ?? LiveGateBinary.freePort()
             let process = try BackgroundProcess(
@@ -24,7 +24,7 @@ public enum GatewayProcess {
     }
 
     /// Polls `condition` every 10 ms until it holds; throws after `timeout`.
-    public static func waitUntil(
+    package static func waitUntil(
         _ what: String, timeout: Duration = .seconds(30), _ condition: () async throws -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout

@@ -9,17 +9,17 @@ import Testing
 ///
 /// `@Suite("…", .heavy)`: each of the suite's tests waits for a slot (its own time is counted from
 /// when it has one) and frees it when it ends.
-public struct Heavy: SuiteTrait, TestTrait, TestScoping {
+package struct Heavy: SuiteTrait, TestTrait, TestScoping {
     /// Two: a gateway and a simulator per test keep both cores busy; more only queue for them.
     static let slots = HeavySlots(count: 2)
 
-    public var isRecursive: Bool { true }
+    package var isRecursive: Bool { true }
 
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Heavy? {
+    package func scopeProvider(for test: Test, testCase: Test.Case?) -> Heavy? {
         testCase == nil ? nil : self
     }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         await Self.slots.take()
@@ -34,7 +34,7 @@ public struct Heavy: SuiteTrait, TestTrait, TestScoping {
 }
 
 extension Trait where Self == Heavy {
-    public static var heavy: Heavy { Heavy() }
+    package static var heavy: Heavy { Heavy() }
 }
 
 /// A counting semaphore for tasks: `take` waits, without holding a thread, until a slot is free.

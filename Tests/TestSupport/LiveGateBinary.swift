@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// Runs the built `livegate` executable, as an operator or a script would.
-public enum LiveGateBinary {
+package enum LiveGateBinary {
     /// `LIVEGATE_BINARY`, or `livegate` next to the test bundle in the build folder.
-    public static var path: String {
+    package static var path: String {
         if let explicit = ProcessInfo.processInfo.environment["LIVEGATE_BINARY"] { return explicit }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // The test runner may be inside an .xctest bundle folder.
@@ -19,7 +19,7 @@ public enum LiveGateBinary {
         fatalError("livegate binary not found next to \(CommandLine.arguments[0]); set LIVEGATE_BINARY")
     }
 
-    public static func run(
+    package static func run(
         _ arguments: [String], databaseURL: String, environment extra: [String: String] = [:]
     )
         async throws -> Subprocess.Output
@@ -28,7 +28,7 @@ public enum LiveGateBinary {
     }
 
     /// Starts `livegate serve` in the background; the caller stops it with `terminate()`.
-    public static func serve(port: Int, databaseURL: String, environment extra: [String: String] = [:]) throws -> Process {
+    package static func serve(port: Int, databaseURL: String, environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port)]
@@ -40,7 +40,7 @@ public enum LiveGateBinary {
     }
 
     /// The test process's environment with the database and a quiet log level, plus `extra`.
-    public static func environment(databaseURL: String, _ extra: [String: String]) -> [String: String] {
+    package static func environment(databaseURL: String, _ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = databaseURL
         environment["LIVEGATE_LOG_LEVEL"] = environment["LIVEGATE_TEST_LOG_LEVEL"] ?? "warning"
@@ -49,7 +49,7 @@ public enum LiveGateBinary {
     }
 
     /// A loopback port that was free a moment ago (bound to port 0, read back, closed).
-    public static func freePort() -> Int {
+    package static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(fd >= 0, "socket() failed")
         defer { close(fd) }

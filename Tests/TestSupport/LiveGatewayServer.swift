@@ -7,8 +7,8 @@ import ServiceLifecycle
 
 /// Serves the real gateway on a real socket (port chosen by the kernel) for the length of `body`,
 /// for tests that need a TCP peer address: IP allowlists, IPv6.
-public enum LiveGatewayServer {
-    public static func with<Result: Sendable>(
+package enum LiveGatewayServer {
+    package static func with<Result: Sendable>(
         database: TestDatabase,
         host: String = "127.0.0.1",
         configuration: GatewayConfiguration = GatewayConfiguration(),

@@ -12,9 +12,9 @@ import Foundation
 ///
 /// Statements are recognised in simple queries (`Q`), in `Parse` (`P`) and, for prepared statements, in
 /// `Bind` (`B`) by the name `Parse` gave them on that connection.
-public final class PostgresFaultProxy: @unchecked Sendable {
+package final class PostgresFaultProxy: @unchecked Sendable {
     /// What a faulted statement meets.
-    public enum Fault: Sendable, Equatable {
+    package enum Fault: Sendable, Equatable {
         /// An ErrorResponse with this SQLSTATE; the statement never reaches the server.
         case fail(sqlState: String, message: String)
         /// The connection is closed under it, as when the server dies or the network drops it.
@@ -28,7 +28,7 @@ public final class PostgresFaultProxy: @unchecked Sendable {
     }
 
     /// The port to connect to instead of the server's.
-    public let port: Int
+    package let port: Int
     private let serverHost: String
     private let serverPort: Int
     private let listener: Int32
@@ -39,7 +39,7 @@ public final class PostgresFaultProxy: @unchecked Sendable {
     private var closed = false
 
     /// Listens on a free loopback port, relaying each connection to `host`:`port`.
-    public init(serverHost host: String, serverPort: Int) throws {
+    package init(serverHost host: String, serverPort: Int) throws {
         serverHost = host
         self.serverPort = serverPort
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -65,7 +65,7 @@ public final class PostgresFaultProxy: @unchecked Sendable {
     }
 
     /// A proxy in front of the test command's PostgreSQL (`LIVEGATE_TEST_PG`).
-    public static func inFrontOfTestPostgres() throws -> PostgresFaultProxy {
+    package static func inFrontOfTestPostgres() throws -> PostgresFaultProxy {
         let server = try TestPostgres.serverConnectionString()
         var fields: [String: String] = [:]
         for pair in server.split(separator: " ") {
@@ -77,22 +77,22 @@ public final class PostgresFaultProxy: @unchecked Sendable {
 
     /// `connectionString` with its host and port replaced by the proxy's (libpq takes the last of a
     /// keyword given twice).
-    public func connectionString(through connectionString: String) -> String {
+    package func connectionString(through connectionString: String) -> String {
         "\(connectionString) host=127.0.0.1 port=\(port)"
     }
 
     /// The next `times` statements whose SQL contains `text` meet `fault`.
-    public func inject(_ fault: Fault, whenStatementContains text: String, times: Int = 1) {
+    package func inject(_ fault: Fault, whenStatementContains text: String, times: Int = 1) {
         lock.withLock { rules.append(Rule(text: text, fault: fault, remaining: times)) }
     }
 
     /// How many statements containing `text` were sent so far, faulted ones included.
-    public func statements(containing text: String) -> Int {
+    package func statements(containing text: String) -> Int {
         lock.withLock { statements.filter { $0.contains(text) }.count }
     }
 
     /// Stops listening and closes every connection.
-    public func close() {
+    package func close() {
         let open = lock.withLock {
             closed = true
             return sockets

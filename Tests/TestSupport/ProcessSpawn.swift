@@ -3,9 +3,9 @@ import Foundation
 /// posix_spawn for the test helpers, with a clean signal state for the child. The test process's
 /// threads block signals such as SIGTERM, and a spawned child inherits that mask: without this, a
 /// server a test starts ignores the SIGTERM meant to stop it, and waiting for it hangs.
-public enum ProcessSpawn {
+package enum ProcessSpawn {
     /// Starts `executable` with `actions` applied to its file descriptors; returns its pid.
-    public static func start(
+    package static func start(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         actions: inout posix_spawn_file_actions_t
     ) throws -> pid_t {

@@ -3,18 +3,18 @@ import Foundation
 
 /// Calls a simulator's `/_sim/` control API over HTTPS, trusting the simulator's certificate, as a
 /// test or script that runs it as a separate process would.
-public final class SimulatorControlClient: @unchecked Sendable {
-    public let baseURL: String
+package final class SimulatorControlClient: @unchecked Sendable {
+    package let baseURL: String
     /// Shut down and dropped at `shutdown()`, before the simulator stops: a TLS server stopped while a
     /// connection is open waits (NIOSSL: 5 s) for the client's close_notify.
     private var client: CurlHTTP2Client?
 
-    public init(port: Int, caFile: String) {
+    package init(port: Int, caFile: String) {
         baseURL = "https://127.0.0.1:\(port)"
         client = CurlHTTP2Client(configuration: .init(responseTimeout: .milliseconds(10_000), trustedCAFile: caFile))
     }
 
-    public func request(_ method: String, _ path: String, body: String? = nil) async throws -> HTTP2Response {
+    package func request(_ method: String, _ path: String, body: String? = nil) async throws -> HTTP2Response {
         guard let client else { throw ControlFailure(description: "the control client is shut down") }
         return try await client.send(
             HTTP2Request(
@@ -23,7 +23,7 @@ public final class SimulatorControlClient: @unchecked Sendable {
     }
 
     /// `GET /_sim/pushes`, parsed; fails the test's expectations through the thrown error otherwise.
-    public func pushes() async throws -> [[String: Any]] {
+    package func pushes() async throws -> [[String: Any]] {
         let response = try await request("GET", "/_sim/pushes")
         guard response.status == 200, let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]] else {
             throw ControlFailure(
@@ -32,16 +32,16 @@ public final class SimulatorControlClient: @unchecked Sendable {
         return list
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         await client?.shutdown()
         client = nil
     }
 
-    public struct ControlFailure: Error, CustomStringConvertible {
-        public let description: String
+    package struct ControlFailure: Error, CustomStringConvertible {
+        package let description: String
     }
 }
 
 extension HTTP2Response {
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }

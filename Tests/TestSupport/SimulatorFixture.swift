@@ -5,23 +5,23 @@ import Logging
 
 /// An APNs simulator over TLS that accepts one provider key, with what a sender needs to trust it and
 /// sign for it; torn down (simulator stopped, key files removed) when `with` returns or throws.
-public struct SimulatorFixture: Sendable {
-    public static let keyID = "KEY1234567"
-    public static let teamID = "TEAM123456"
+package struct SimulatorFixture: Sendable {
+    package static let keyID = "KEY1234567"
+    package static let teamID = "TEAM123456"
     /// The bundle id the simulator's apps push to.
-    public static let bundleID = "com.example.apple-samplecode.Emoji-Rangers"
+    package static let bundleID = "com.example.apple-samplecode.Emoji-Rangers"
 
-    public let simulator: APNsSimulator
-    public let port: Int
-    public let keys: TestKeyPair
-    public let certificate: TestKeyPair.Certificate
+    package let simulator: APNsSimulator
+    package let port: Int
+    package let keys: TestKeyPair
+    package let certificate: TestKeyPair.Certificate
 
-    public var endpoint: APNsEndpoint { APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")! }
-    public var credentials: APNsCredentials {
+    package var endpoint: APNsEndpoint { APNsEndpoint(rawValue: "https://127.0.0.1:\(port)")! }
+    package var credentials: APNsCredentials {
         APNsCredentials(teamID: Self.teamID, keyID: Self.keyID, privateKeyPEM: keys.privatePEM)
     }
 
-    public static func with<Result>(
+    package static func with<Result>(
         clock: @escaping @Sendable () -> Date = { Date() }, channelLimit: Int = 10_000, _ body: (SimulatorFixture) async throws -> Result
     ) async throws -> Result {
         let keys = try await TestKeyPair.make()

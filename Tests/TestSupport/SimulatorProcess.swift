@@ -4,9 +4,9 @@ import Testing
 
 /// `livegate apns-sim` as a separate process, as a script or another client runs it: over TLS with a
 /// certificate it writes, one provider key, and a control client that trusts it.
-public enum SimulatorProcess {
+package enum SimulatorProcess {
     /// `livegate apns-sim --tls` on a free port, its certificate written to `certificate`, with `options`.
-    public static func start(keys: TestKeyPair, certificate: String, options: [String] = []) async throws -> (BackgroundProcess, Int) {
+    package static func start(keys: TestKeyPair, certificate: String, options: [String] = []) async throws -> (BackgroundProcess, Int) {
         for _ in 0..<3 {
             let port = LiveGateBinary.freePort()
             let process = try BackgroundProcess(
@@ -25,7 +25,7 @@ public enum SimulatorProcess {
 
     /// Whether what answers on `port` is the simulator serving the certificate in `caFile`: a port found
     /// free can be taken by a parallel test before the simulator binds it.
-    public static func isSimulator(port: Int, caFile: String) async -> Bool {
+    package static func isSimulator(port: Int, caFile: String) async -> Bool {
         let client = CurlHTTP2Client(configuration: .init(trustedCAFile: caFile))
         let response = try? await client.send(HTTP2Request(url: "https://127.0.0.1:\(port)/3/device/00", body: Array("{}".utf8)))
         await client.shutdown()
@@ -34,7 +34,7 @@ public enum SimulatorProcess {
     }
 
     /// The simulator as a process with `options`, over TLS, and a control client trusting it.
-    public static func with(
+    package static func with(
         options: [String],
         _ body: (_ port: Int, _ keys: TestKeyPair, _ certificate: String, _ control: SimulatorControlClient) async throws -> Void
     ) async throws {
@@ -54,14 +54,14 @@ public enum SimulatorProcess {
     }
 
     /// `GET /_sim/settings`, parsed.
-    public static func settings(_ control: SimulatorControlClient) async throws -> [String: Any] {
+    package static func settings(_ control: SimulatorControlClient) async throws -> [String: Any] {
         let response = try await control.request("GET", "/_sim/settings")
         #expect(response.status == 200, "\(response.text)")
         return try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
 
     /// Each connection's figures from `GET /_sim/settings`.
-    public static func connections(_ control: SimulatorControlClient) async throws -> [[String: Any]] {
+    package static func connections(_ control: SimulatorControlClient) async throws -> [[String: Any]] {
         try #require(try await settings(control)["connections"] as? [[String: Any]])
     }
 }

@@ -9,31 +9,31 @@ import Foundation
 /// (Foundation's `Process` on Linux was seen to leave a child that started a daemon unreaped, with
 /// `waitUntilExit` spinning.) Pipes are drained and the exit awaited on Dispatch threads, so the
 /// blocking calls stay off Swift's cooperative pool.
-public enum Subprocess {
-    public struct Output: Sendable {
-        public let status: Int32
-        public let stdout: String
-        public let stderr: String
+package enum Subprocess {
+    package struct Output: Sendable {
+        package let status: Int32
+        package let stdout: String
+        package let stderr: String
 
         /// The last non-empty line of standard output: where create commands print the new id or key.
-        public var lastLine: String {
+        package var lastLine: String {
             stdout.split(separator: "\n").last.map(String.init) ?? ""
         }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
 
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
     /// The repository's root folder (tests run scripts and read files from it).
-    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+    package static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil
     ) async throws -> Output {
         var outPipe: [Int32] = [0, 0]
@@ -75,7 +75,7 @@ public enum Subprocess {
     }
 
     /// Runs a bash snippet from the repository root.
-    public static func bash(_ script: String) async throws -> Output {
+    package static func bash(_ script: String) async throws -> Output {
         let root = repositoryRoot.path.replacingOccurrences(of: "'", with: "'\\''")
         return try await run("/bin/bash", ["-c", "cd '\(root)' && \(script)"])
     }

@@ -2,15 +2,15 @@ import APNsClient
 import LiveGate
 
 /// A workspace with one app and a key: what most tests need before their first call.
-public struct Tenant: Sendable {
-    public let workspace: Workspace
-    public let app: App
-    public let secret: String
+package struct Tenant: Sendable {
+    package let workspace: Workspace
+    package let app: App
+    package let secret: String
 }
 
 extension TestDatabase {
     /// A tenant in one call: `permissions` for its key (nil: all of them), the rest for its workspace and app.
-    public func makeTenant(
+    package func makeTenant(
         permissions: Set<APIKeyPermission>? = nil, rateLimitPerHour: Int = Workspace.defaultRateLimitPerHour,
         bundleID: String = "com.example.scores", endpoint: APNsEndpoint = .sandbox, credentials: APNsCredentials? = nil
     ) async throws -> Tenant {

@@ -4,17 +4,17 @@ import Logging
 import PostgresClient
 
 /// A fresh, migrated database of a test's own, dropped when the test ends.
-public struct TestDatabase: Sendable {
-    public let name: String
-    public let connectionString: String
-    public let pool: PostgresConnectionPool
+package struct TestDatabase: Sendable {
+    package let name: String
+    package let connectionString: String
+    package let pool: PostgresConnectionPool
 
-    public var dependencies: GatewayDependencies { .postgres(pool: pool) }
-    public var tenancy: PostgresTenancyRepository { PostgresTenancyRepository(pool: pool) }
-    public var apiKeys: PostgresAPIKeyRepository { PostgresAPIKeyRepository(pool: pool) }
+    package var dependencies: GatewayDependencies { .postgres(pool: pool) }
+    package var tenancy: PostgresTenancyRepository { PostgresTenancyRepository(pool: pool) }
+    package var apiKeys: PostgresAPIKeyRepository { PostgresAPIKeyRepository(pool: pool) }
 
     /// Runs `body` with a new database copied from the migrated template.
-    public static func with<Result: Sendable>(
+    package static func with<Result: Sendable>(
         migrated: Bool = true, poolSize: Int = 4, _ body: (TestDatabase) async throws -> Result
     ) async throws -> Result {
         let name = "lg_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
@@ -47,7 +47,7 @@ public struct TestDatabase: Sendable {
 
 extension TestDatabase {
     /// The integer a scalar query (`sql`) answers, such as a `count(*)`.
-    public func count(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> Int {
+    package func count(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) async throws -> Int {
         try await pool.query("SELECT (\(sql))::int AS n", parameters)[0].require("n")
     }
 }

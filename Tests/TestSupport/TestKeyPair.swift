@@ -1,13 +1,13 @@
 import Foundation
 
 /// Keys made with the openssl command for a test, in a folder removed afterwards.
-public struct TestKeyPair: Sendable {
-    public let privatePEM: String
-    public let publicPEM: String
-    public let folder: URL
+package struct TestKeyPair: Sendable {
+    package let privatePEM: String
+    package let publicPEM: String
+    package let folder: URL
 
     /// `algorithm` is passed to `openssl genpkey`, e.g. `-algorithm EC -pkeyopt ec_paramgen_curve:P-256`.
-    public static func make(_ algorithm: String = "-algorithm EC -pkeyopt ec_paramgen_curve:P-256") async throws -> TestKeyPair {
+    package static func make(_ algorithm: String = "-algorithm EC -pkeyopt ec_paramgen_curve:P-256") async throws -> TestKeyPair {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let made = try await Subprocess.bash(
@@ -20,19 +20,19 @@ public struct TestKeyPair: Sendable {
             folder: folder)
     }
 
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(at: folder)
     }
 }
 
 extension TestKeyPair {
     /// A self-signed P-256 certificate for 127.0.0.1, for a TLS test server.
-    public struct Certificate: Sendable {
-        public let keyFile: String
-        public let certificateFile: String
-        public let folder: URL
+    package struct Certificate: Sendable {
+        package let keyFile: String
+        package let certificateFile: String
+        package let folder: URL
 
-        public static func make() async throws -> Certificate {
+        package static func make() async throws -> Certificate {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lg-tls-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let made = try await Subprocess.bash(
@@ -44,7 +44,7 @@ extension TestKeyPair {
                 certificateFile: folder.appendingPathComponent("cert.pem").path, folder: folder)
         }
 
-        public func remove() {
+        package func remove() {
             try? FileManager.default.removeItem(at: folder)
         }
     }

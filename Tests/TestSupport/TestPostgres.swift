@@ -6,16 +6,16 @@ import Testing
 
 /// The PostgreSQL server the test command started. `LIVEGATE_TEST_PG` holds a libpq keyword
 /// connection string without a database name, e.g. `host=127.0.0.1 port=54329 user=postgres`.
-public enum TestPostgres {
+package enum TestPostgres {
     /// Why a test that needs PostgreSQL does not run without it.
-    public static let missing: Comment = "LIVEGATE_TEST_PG is not set: run the tests with scripts/test.sh, which starts PostgreSQL"
+    package static let missing: Comment = "LIVEGATE_TEST_PG is not set: run the tests with scripts/test.sh, which starts PostgreSQL"
 
     /// Nil when no server is configured.
     static var configuredServer: String? {
         ProcessInfo.processInfo.environment["LIVEGATE_TEST_PG"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    public static var isConfigured: Bool { configuredServer != nil }
+    package static var isConfigured: Bool { configuredServer != nil }
 
     /// The server's connection string; without one the current test is cancelled (skipped, with why),
     /// for a test that reaches the database without the `.requiresPostgres` trait.
@@ -24,7 +24,7 @@ public enum TestPostgres {
         return server
     }
 
-    public static func connectionString(database: String) throws -> String {
+    package static func connectionString(database: String) throws -> String {
         "\(try serverConnectionString()) dbname=\(database)"
     }
 
@@ -47,7 +47,7 @@ public enum TestPostgres {
 
     /// Longer than a gateway's: every test starts at once on two cores, and a slow connection here is
     /// load, not the failure under test.
-    public static let connectTimeoutSeconds = 30
+    package static let connectTimeoutSeconds = 30
 }
 
 /// One migrated template per test process; every test database is a copy of it, which is far faster
@@ -82,5 +82,5 @@ actor MigratedTemplate {
 extension Trait where Self == ConditionTrait {
     /// The suite's tests need the PostgreSQL server the test command starts: without one they are
     /// skipped, saying so, instead of failing one by one.
-    public static var requiresPostgres: Self { .enabled(if: TestPostgres.isConfigured, TestPostgres.missing) }
+    package static var requiresPostgres: Self { .enabled(if: TestPostgres.isConfigured, TestPostgres.missing) }
 }

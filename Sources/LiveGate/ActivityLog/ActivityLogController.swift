@@ -6,18 +6,18 @@ import NIOCore
 
 /// `GET /message_activity_log`: the calling key's workspace's log, newest first, filtered and
 /// paged. Another workspace's app is answered exactly like an unknown one.
-public struct ActivityLogController: Sendable {
+package struct ActivityLogController: Sendable {
     let authenticator: APIKeyAuthenticator
     let apps: AppDirectory
     let log: any ActivityLogRepository
 
-    public init(authenticator: APIKeyAuthenticator, apps: AppDirectory, log: any ActivityLogRepository) {
+    package init(authenticator: APIKeyAuthenticator, apps: AppDirectory, log: any ActivityLogRepository) {
         self.authenticator = authenticator
         self.apps = apps
         self.log = log
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.group("/message_activity_log")
             .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .messageActivityLogRead))

@@ -4,25 +4,25 @@ import HTTPTypes
 
 /// What `GET /message_activity_log` asks for: filters, page size and where to continue. Every
 /// problem in the query string is reported at once, one `errors` entry per parameter.
-public struct ActivityLogQuery: Sendable, Equatable {
-    public static let defaultLimit = 50
-    public static let maximumLimit = 100
+package struct ActivityLogQuery: Sendable, Equatable {
+    package static let defaultLimit = 50
+    package static let maximumLimit = 100
 
     /// The app's identifier, as given (resolved to the workspace's app by the controller).
-    public var appIdentifier: String?
-    public var type: ActivityLogType?
-    public var activityID: String?
-    public var externalID: String?
+    package var appIdentifier: String?
+    package var type: ActivityLogType?
+    package var activityID: String?
+    package var externalID: String?
     /// One dispatch's entries: what its page in the dashboard lists.
-    public var dispatchID: UUID?
+    package var dispatchID: UUID?
     /// Inclusive.
-    public var since: Date?
+    package var since: Date?
     /// Exclusive.
-    public var until: Date?
-    public var limit = defaultLimit
-    public var cursor: KeysetCursor?
+    package var until: Date?
+    package var limit = defaultLimit
+    package var cursor: KeysetCursor?
 
-    public init() {}
+    package init() {}
 
     static let parameters: Set<String> = [
         "app_id", "type", "activity_id", "external_id", "dispatch_id", "since", "until", "limit", "cursor",

@@ -1,8 +1,8 @@
 /// How long the message activity log keeps entries (60 hours by default).
-public struct ActivityLogSettings: Sendable {
-    public var retention: Duration
+package struct ActivityLogSettings: Sendable {
+    package var retention: Duration
 
-    public init(retention: Duration = .seconds(60 * 3600)) {
+    package init(retention: Duration = .seconds(60 * 3600)) {
         self.retention = retention
     }
 }

@@ -6,7 +6,7 @@ import ServiceLifecycle
 
 /// Builds the gateway's router: the middleware every request passes, then each controller's routes.
 /// `extraRoutes` lets a caller (tests, later features) add routes behind the same middleware.
-public func buildRouter(
+package func buildRouter(
     configuration: GatewayConfiguration,
     dependencies: GatewayDependencies,
     extraRoutes: (Router<LiveGateRequestContext>, APIKeyAuthenticator) -> Void = { _, _ in }
@@ -83,7 +83,7 @@ public func buildRouter(
 }
 
 /// Assembles the whole gateway: router, server settings, and the services that live as long as it does.
-public func buildApplication(
+package func buildApplication(
     configuration: GatewayConfiguration,
     dependencies: GatewayDependencies,
     logger: Logger,

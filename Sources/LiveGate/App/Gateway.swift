@@ -9,11 +9,11 @@ import ServiceLifecycle
 /// `livegate serve` runs beside it (delivery, housekeeping, planner statistics, quota return, the
 /// channel manager, the backlog gauges), over one pool. `livegate serve` runs what this returns, and
 /// tests can run the same.
-public enum Gateway {
+package enum Gateway {
     /// `metricsRegistry`: where `GET /metrics` reads from (bootstrapped once, in `main`); nil, or
     /// `settings.metricsEnabled` false, serves no metrics. The pool is closed by the application's
     /// own shutdown, after the services that use it.
-    public static func build(
+    package static func build(
         settings: GatewaySettings, pool: PostgresConnectionPool, metricsRegistry: PrometheusCollectorRegistry?, logger: Logger
     ) -> some ApplicationProtocol {
         var configuration = settings.http

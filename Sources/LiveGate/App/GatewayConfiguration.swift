@@ -1,30 +1,30 @@
 import Logging
 
 /// Settings of a running gateway; `livegate serve` reads them from flags and the environment.
-public struct GatewayConfiguration: Sendable {
-    public static let defaultMaxRequestBodyBytes = 1024 * 1024
+package struct GatewayConfiguration: Sendable {
+    package static let defaultMaxRequestBodyBytes = 1024 * 1024
 
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
     /// Bodies above this many bytes get 413.
-    public var maxRequestBodyBytes: Int
+    package var maxRequestBodyBytes: Int
     /// Proxies whose `X-Forwarded-For` is believed (empty: the TCP peer is the client).
-    public var trustedProxies: [IPNetwork]
-    public var serverName: String
+    package var trustedProxies: [IPNetwork]
+    package var serverName: String
     /// How long API keys and apps are kept in memory: a revoked key or a changed app is seen within this.
-    public var lookupCacheTimeToLive: Duration
+    package var lookupCacheTimeToLive: Duration
     /// Per-workspace hourly limits on the message endpoints (off only to measure what they cost).
-    public var rateLimiting: Bool
-    public var channelLimits: ChannelLimits
+    package var rateLimiting: Bool
+    package var channelLimits: ChannelLimits
     /// How long an ended activity's broadcast channel lives on (late devices still hear the end) before
     /// housekeeping deletes it at APNs.
-    public var channelRetention: Duration
+    package var channelRetention: Duration
     /// Where `GET /metrics` is served; nil: nowhere.
-    public var metrics: MetricsExposure?
+    package var metrics: MetricsExposure?
     /// Calls per minute to `/push_token_tag` from one address and per app (0: no limit).
-    public var tokenTagLimits: TokenTagLimits.Settings
+    package var tokenTagLimits: TokenTagLimits.Settings
 
-    public init(
+    package init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         maxRequestBodyBytes: Int = defaultMaxRequestBodyBytes,

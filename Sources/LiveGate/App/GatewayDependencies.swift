@@ -2,42 +2,42 @@ import APNsClient
 import PostgresClient
 
 /// What the gateway's routes need, behind protocols so tests can assemble the same app.
-public struct GatewayDependencies: Sendable {
-    public var pool: PostgresConnectionPool
-    public var tenancy: any TenancyRepository
-    public var apiKeys: any APIKeyRepository
-    public var tokens: any TokenRegistry
+package struct GatewayDependencies: Sendable {
+    package var pool: PostgresConnectionPool
+    package var tenancy: any TenancyRepository
+    package var apiKeys: any APIKeyRepository
+    package var tokens: any TokenRegistry
     /// What the SDK reports of activities on devices.
-    public var deviceStates: any DeviceStateRepository
+    package var deviceStates: any DeviceStateRepository
     /// Activities as API resources.
-    public var activityRecords: any ActivityRecords
-    public var pushToStartHealth: any PushToStartHealthRecords
+    package var activityRecords: any ActivityRecords
+    package var pushToStartHealth: any PushToStartHealthRecords
     /// Users' custom attributes (`POST /users/track`).
-    public var userAttributes: any UserAttributesStore
+    package var userAttributes: any UserAttributesStore
     /// Named audiences (`/segments`).
-    public var segments: any SegmentStore
-    public var dispatches: any DispatchStore
-    public var activityLog: any ActivityLogRepository
+    package var segments: any SegmentStore
+    package var dispatches: any DispatchStore
+    package var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
-    public var rateLimiter: RateLimiter
+    package var rateLimiter: RateLimiter
     /// `/users/track`'s own hourly limit, returned on stopping as `rateLimiter` is.
-    public var usersTrackRateLimiter: RateLimiter
+    package var usersTrackRateLimiter: RateLimiter
     /// Each app's per-minute `/push_token_tag` quota, shared with other gateways; told to return
     /// unspent quota when the gateway stops, as `rateLimiter` is.
-    public var tokenTagRateLimiter: RateLimiter
-    public var channels: any ChannelStore
+    package var tokenTagRateLimiter: RateLimiter
+    package var channels: any ChannelStore
     /// Made once per gateway; `ChannelManagerService` shuts it down when the gateway stops. Its clients
     /// start on first use, so a gateway that manages no channels starts no threads.
-    public var channelManager: APNsChannelManager
+    package var channelManager: APNsChannelManager
     /// Dispatches as API resources (`GET`/`DELETE /messages/live_activity/dispatches/{id}`).
-    public var dispatchRecords: any DispatchRecords
+    package var dispatchRecords: any DispatchRecords
     /// This process's delivery engine, told of commits and of a `DELETE` here; nil when it delivers
     /// nothing.
-    public var commits: (any DispatchCommitListener)?
+    package var commits: (any DispatchCommitListener)?
     /// Tests set a fixed time to check payload timestamps exactly.
-    public var clock: MessageClock = .system
+    package var clock: MessageClock = .system
 
-    public init(
+    package init(
         pool: PostgresConnectionPool, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
         tokens: any TokenRegistry, dispatches: any DispatchStore, activityLog: any ActivityLogRepository,
         rateLimiter: RateLimiter, channels: any ChannelStore, channelManager: APNsChannelManager,
@@ -67,7 +67,7 @@ public struct GatewayDependencies: Sendable {
 
     /// The PostgreSQL-backed repositories over one pool; `commits` (this process's delivery engine) hears
     /// of every dispatch committed, superseded or cancelled here.
-    public static func postgres(
+    package static func postgres(
         pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(),
         commits: (any DispatchCommitListener)? = nil, channelManager: APNsChannelManager = APNsChannelManager()
     ) -> GatewayDependencies {

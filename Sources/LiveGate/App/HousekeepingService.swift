@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// finished dispatches kept for the retention period (60 hours by default), past quota
 /// windows and expired `Idempotency-Key` answers deleted, ended activities' broadcast channels deleted
 /// at APNs once their retention is over.
-public struct HousekeepingService: Service {
+package struct HousekeepingService: Service {
     let housekeeping: Housekeeping
     let tokenLifetime: Duration
     let retention: Duration
@@ -15,7 +15,7 @@ public struct HousekeepingService: Service {
     let channels: EndedChannelDeletion?
     let logger: Logger
 
-    public init(
+    package init(
         pool: PostgresConnectionPool, tokenLifetime: Duration, logSettings: ActivityLogSettings,
         interval: Duration = .seconds(600), channels: EndedChannelDeletion? = nil, logger: Logger
     ) {
@@ -27,7 +27,7 @@ public struct HousekeepingService: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         while !Task.isShuttingDownGracefully {
             do {
                 let report = try await housekeeping.run(tokenLifetime: tokenLifetime, retention: retention)

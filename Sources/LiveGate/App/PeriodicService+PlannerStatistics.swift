@@ -4,7 +4,7 @@ import PostgresClient
 extension PeriodicService {
     /// Runs `PlannerStatistics.refresh` every `interval`, so a fast-growing dispatch table never runs
     /// long on plans made for an empty one.
-    public static func plannerStatistics(pool: PostgresConnectionPool, interval: Duration = .seconds(1), logger: Logger) -> Self {
+    package static func plannerStatistics(pool: PostgresConnectionPool, interval: Duration = .seconds(1), logger: Logger) -> Self {
         let statistics = PlannerStatistics(pool: pool)
         return PeriodicService(every: interval, logger: logger, failure: "refreshing planner statistics failed") {
             let analyzed = try await statistics.refresh()

@@ -4,7 +4,7 @@ import PostgresClient
 extension PeriodicService {
     /// Checks finished push-to-starts for devices that never confirmed them (`UnconfirmedStarts`), every
     /// tenth of the confirmation window (between 1 and 30 seconds).
-    public static func unconfirmedStarts(pool: PostgresConnectionPool, after window: Duration, logger: Logger) -> Self {
+    package static func unconfirmedStarts(pool: PostgresConnectionPool, after window: Duration, logger: Logger) -> Self {
         let check = UnconfirmedStarts(pool: pool, after: window)
         let interval = min(max(window / 10, .seconds(1)), .seconds(30))
         return PeriodicService(every: interval, logger: logger, failure: "checking start confirmations failed") {

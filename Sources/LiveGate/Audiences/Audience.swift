@@ -2,7 +2,7 @@ import Foundation
 
 /// Braze's connected audience object, read: custom-attribute filters joined by nested `AND` and `OR`.
 /// Evaluated in SQL (`AudienceSQL`) when a start to it is delivered, never loaded user by user.
-public indirect enum Audience: Sendable, Equatable {
+package indirect enum Audience: Sendable, Equatable {
     /// Every part matches.
     case all([Audience])
     /// At least one part matches.
@@ -10,15 +10,15 @@ public indirect enum Audience: Sendable, Equatable {
     case attribute(AttributeFilter)
 
     /// Both audiences: a segment narrowed by a `custom_audience`.
-    public func and(_ other: Audience) -> Audience { .all([self, other]) }
+    package func and(_ other: Audience) -> Audience { .all([self, other]) }
 }
 
 /// One `custom_attribute` filter: an attribute, by name, compared as the comparison's type says.
-public struct AttributeFilter: Sendable, Equatable {
-    public var name: String
-    public var comparison: AttributeComparison
+package struct AttributeFilter: Sendable, Equatable {
+    package var name: String
+    package var comparison: AttributeComparison
 
-    public init(name: String, comparison: AttributeComparison) {
+    package init(name: String, comparison: AttributeComparison) {
         self.name = name
         self.comparison = comparison
     }
@@ -27,7 +27,7 @@ public struct AttributeFilter: Sendable, Equatable {
 /// A comparison Braze allows, with its value read as the type it compares. A user without the
 /// attribute, or holding it as another type, never matches a positive comparison and always matches
 /// its negation (`not_equal`, `does_not_match_regex`, `does_not_include_value`, `does_not_exist`).
-public enum AttributeComparison: Sendable, Equatable {
+package enum AttributeComparison: Sendable, Equatable {
     case equals(AttributeScalar)
     case notEqual(AttributeScalar)
     /// PostgreSQL's regular expressions, matched regardless of case as Braze's are.
@@ -55,7 +55,7 @@ public enum AttributeComparison: Sendable, Equatable {
 }
 
 /// The value of an `equals` or `not_equal`: its JSON type says which attributes it compares with.
-public enum AttributeScalar: Sendable, Equatable {
+package enum AttributeScalar: Sendable, Equatable {
     case string(String)
     case number(Double)
     case boolean(Bool)

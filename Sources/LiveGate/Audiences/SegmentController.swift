@@ -8,18 +8,18 @@ import UUIDText
 /// `/segments`: a workspace's named audiences (permission `segments.manage`). `POST /segments` creates
 /// one; `GET /segments/list` and `GET /segments/details` answer in Braze's shapes; `DELETE
 /// /segments/{segment_id}` removes one (a start to it not yet delivered then fails, saying why).
-public struct SegmentController: Sendable {
+package struct SegmentController: Sendable {
     static let pageSize = 100
 
     let authenticator: APIKeyAuthenticator
     let segments: any SegmentStore
 
-    public init(authenticator: APIKeyAuthenticator, segments: any SegmentStore) {
+    package init(authenticator: APIKeyAuthenticator, segments: any SegmentStore) {
         self.authenticator = authenticator
         self.segments = segments
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         let managed = routes.group("/segments")
             .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .segmentsManage))

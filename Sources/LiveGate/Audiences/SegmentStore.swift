@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 
 /// Where a workspace's segments are kept.
-public protocol SegmentStore: Sendable {
+package protocol SegmentStore: Sendable {
     func create(name: String, audience: JSONValue, workspaceID: UUID) async throws -> Segment
     /// A page of `pageSize` segments by creation, oldest first unless `newestFirst`.
     func list(workspaceID: UUID, page: Int, pageSize: Int, newestFirst: Bool) async throws -> [Segment]

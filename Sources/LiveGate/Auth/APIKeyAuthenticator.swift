@@ -3,8 +3,8 @@
 /// Found keys (valid or revoked) are kept for `cacheTimeToLive`, so a busy client costs no database
 /// round trip per request; a revocation therefore takes up to that long to bite. Unknown keys are not
 /// kept: a flood of made-up keys must not fill the cache.
-public struct APIKeyAuthenticator: Sendable {
-    public enum Outcome: Sendable, Equatable {
+package struct APIKeyAuthenticator: Sendable {
+    package enum Outcome: Sendable, Equatable {
         case authenticated(APIKey)
         case unknown
         case revoked
@@ -13,12 +13,12 @@ public struct APIKeyAuthenticator: Sendable {
     let repository: any APIKeyRepository
     private let cache: ExpiringCache<[UInt8], APIKey>
 
-    public init(repository: any APIKeyRepository, cacheTimeToLive: Duration = .zero) {
+    package init(repository: any APIKeyRepository, cacheTimeToLive: Duration = .zero) {
         self.repository = repository
         self.cache = ExpiringCache(timeToLive: cacheTimeToLive)
     }
 
-    public func authenticate(_ presented: String) async throws -> Outcome {
+    package func authenticate(_ presented: String) async throws -> Outcome {
         // Keys are ASCII of a known shape; anything else cannot match and needs no database round trip.
         guard presented.hasPrefix(APIKeySecret.prefix), presented.utf8.count <= 128 else { return .unknown }
         let hash = APIKeySecret(value: presented).hash

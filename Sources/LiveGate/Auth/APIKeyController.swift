@@ -4,14 +4,14 @@ import UUIDText
 
 /// `GET /api_keys/current`: describes the calling key (never the secret), so an operator can check
 /// which workspace, permissions and allowlist a deployed key has.
-public struct APIKeyController: Sendable {
+package struct APIKeyController: Sendable {
     let authenticator: APIKeyAuthenticator
 
-    public init(authenticator: APIKeyAuthenticator) {
+    package init(authenticator: APIKeyAuthenticator) {
         self.authenticator = authenticator
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: nil))
         routes.get("/api_keys/current", use: current)

@@ -5,22 +5,22 @@ import Logging
 ///
 /// 401: no key, an unknown key, or a revoked one. 403 `Access Denied`: the key lacks the permission or
 /// the caller's address is outside its allowlist. The key itself is never logged: only its id.
-public struct APIKeyMiddleware: RouterMiddleware {
-    public typealias Context = LiveGateRequestContext
+package struct APIKeyMiddleware: RouterMiddleware {
+    package typealias Context = LiveGateRequestContext
     let authenticator: APIKeyAuthenticator
     /// The key needs one of these; empty: any valid key may call.
     let permissions: [APIKeyPermission]
 
-    public init(authenticator: APIKeyAuthenticator, permission: APIKeyPermission?) {
+    package init(authenticator: APIKeyAuthenticator, permission: APIKeyPermission?) {
         self.init(authenticator: authenticator, anyOf: permission.map { [$0] } ?? [])
     }
 
-    public init(authenticator: APIKeyAuthenticator, anyOf permissions: [APIKeyPermission]) {
+    package init(authenticator: APIKeyAuthenticator, anyOf permissions: [APIKeyPermission]) {
         self.authenticator = authenticator
         self.permissions = permissions
     }
 
-    public func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard let presented = Self.bearerToken(request.headers[.authorization]) else { throw APIError.missingKey }

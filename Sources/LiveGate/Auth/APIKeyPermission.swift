@@ -1,33 +1,33 @@
 /// What a REST API key may do. An open set: unknown names are rejected where keys are made.
-public struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvertible {
-    public let rawValue: String
+package struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvertible {
+    package let rawValue: String
 
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard Self.all.contains(where: { $0.rawValue == rawValue }) else { return nil }
         self.rawValue = rawValue
     }
 
     private init(known rawValue: String) { self.rawValue = rawValue }
 
-    public static let liveActivityUpdate = APIKeyPermission(known: "messages.live_activity.update")
-    public static let liveActivityStart = APIKeyPermission(known: "messages.live_activity.start")
-    public static let messageActivityLogRead = APIKeyPermission(known: "message_activity_log.read")
-    public static let channelsManage = APIKeyPermission(known: "live_activity.channels.manage")
+    package static let liveActivityUpdate = APIKeyPermission(known: "messages.live_activity.update")
+    package static let liveActivityStart = APIKeyPermission(known: "messages.live_activity.start")
+    package static let messageActivityLogRead = APIKeyPermission(known: "message_activity_log.read")
+    package static let channelsManage = APIKeyPermission(known: "live_activity.channels.manage")
     /// Reading activities as resources: their devices, states and dispatches.
-    public static let liveActivityRead = APIKeyPermission(known: "live_activity.read")
+    package static let liveActivityRead = APIKeyPermission(known: "live_activity.read")
     /// Setting users' custom attributes (`POST /users/track`).
-    public static let usersTrack = APIKeyPermission(known: "users.track")
+    package static let usersTrack = APIKeyPermission(known: "users.track")
     /// Creating, reading and deleting segments (`/segments`).
-    public static let segmentsManage = APIKeyPermission(known: "segments.manage")
+    package static let segmentsManage = APIKeyPermission(known: "segments.manage")
 
-    public static let all: [APIKeyPermission] = [
+    package static let all: [APIKeyPermission] = [
         .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage, .liveActivityRead, .usersTrack,
         .segmentsManage,
     ]
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let permission = APIKeyPermission(rawValue: text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown permission \(text)"))
@@ -35,7 +35,7 @@ public struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConvert
         self = permission
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Storage of REST API keys.
-public protocol APIKeyRepository: Sendable {
+package protocol APIKeyRepository: Sendable {
     /// Stores a new key; only its hash and hint are kept.
     func create(
         workspaceID: UUID, name: String, secret: APIKeySecret, permissions: Set<APIKeyPermission>,

@@ -4,23 +4,23 @@ import APNsCore
 ///
 /// 256 random bits, base64url, after a `lg_` prefix that makes leaked keys easy to spot in scanners.
 /// Its `description` is redacted so a key printed by mistake does not leak.
-public struct APIKeySecret: Sendable, CustomStringConvertible {
-    public static let prefix = "lg_"
+package struct APIKeySecret: Sendable, CustomStringConvertible {
+    package static let prefix = "lg_"
     private static let randomByteCount = 32
 
-    public let value: String
+    package let value: String
 
-    public init(value: String) { self.value = value }
+    package init(value: String) { self.value = value }
 
-    public static func generate() -> APIKeySecret {
+    package static func generate() -> APIKeySecret {
         APIKeySecret(value: prefix + Base64URL.encode(SecureRandom.bytes(count: randomByteCount)))
     }
 
     /// The SHA-256 hash stored in place of the key.
-    public var hash: [UInt8] { SHA256Digest.hash(Array(value.utf8)) }
+    package var hash: [UInt8] { SHA256Digest.hash(Array(value.utf8)) }
 
     /// What `key list` shows: the prefix and six characters.
-    public var hint: String { String(value.prefix(Self.prefix.count + 6)) }
+    package var hint: String { String(value.prefix(Self.prefix.count + 6)) }
 
-    public var description: String { "APIKeySecret(\(hint)…)" }
+    package var description: String { "APIKeySecret(\(hint)…)" }
 }

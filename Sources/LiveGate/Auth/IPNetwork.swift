@@ -7,11 +7,11 @@ import Foundation
 #endif
 
 /// An IPv4 or IPv6 address.
-public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// 4 bytes for IPv4, 16 for IPv6.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             self.bytes = withUnsafeBytes(of: &v4) { Array($0) }
@@ -28,7 +28,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// An IPv4-mapped IPv6 address (::ffff:a.b.c.d) as the IPv4 address it stands for.
-    public var unmapped: IPAddress {
+    package var unmapped: IPAddress {
         guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff else {
             return self
         }
@@ -37,7 +37,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    public var description: String {
+    package var description: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let family = bytes.count == 4 ? AF_INET : AF_INET6
         return bytes.withUnsafeBytes { raw in
@@ -48,12 +48,12 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An address with a prefix length: `10.0.0.0/8`, `2001:db8::/32`; a bare address is a /32 or /128.
-public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
-    public let address: IPAddress
-    public let prefixLength: Int
+package struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
+    package let address: IPAddress
+    package let prefixLength: Int
 
     /// Parses CIDR notation. Host bits are cleared, so `10.1.2.3/8` reads as `10.0.0.0/8`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = IPAddress(String(parts[0])) else { return nil }
         let maximum = address.bytes.count * 8
@@ -69,13 +69,13 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when `candidate` lies in this network; IPv4-mapped IPv6 addresses match IPv4 networks.
-    public func contains(_ candidate: IPAddress) -> Bool {
+    package func contains(_ candidate: IPAddress) -> Bool {
         let candidate = address.bytes.count == 4 ? candidate.unmapped : candidate
         guard candidate.bytes.count == address.bytes.count else { return false }
         return IPNetwork.masked(candidate, prefixLength).bytes == address.bytes
     }
 
-    public var description: String { "\(address)/\(prefixLength)" }
+    package var description: String { "\(address)/\(prefixLength)" }
 
     private static func masked(_ address: IPAddress, _ prefixLength: Int) -> IPAddress {
         var bytes = address.bytes

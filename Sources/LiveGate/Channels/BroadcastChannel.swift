@@ -2,16 +2,16 @@ import APNsCore
 import Foundation
 
 /// An app's broadcast channel for one activity, as the gateway records it.
-public struct BroadcastChannel: Sendable, Equatable {
+package struct BroadcastChannel: Sendable, Equatable {
     /// The row's id: with `createdAt`, the list's keyset.
-    public let id: Int64
-    public let appID: UUID
-    public let activityID: String
-    public let state: BroadcastChannelState
+    package let id: Int64
+    package let appID: UUID
+    package let activityID: String
+    package let state: BroadcastChannelState
     /// Nil only while `state` is `.creating`.
-    public let channelID: ChannelID?
-    public let messageStoragePolicy: MessageStoragePolicy
-    public let createdAt: Date
+    package let channelID: ChannelID?
+    package let messageStoragePolicy: MessageStoragePolicy
+    package let createdAt: Date
     /// Microseconds since 1970, exactly as stored: the list's keyset compares it.
-    public let createdAtMicroseconds: Int64
+    package let createdAtMicroseconds: Int64
 }

@@ -8,7 +8,7 @@ import NIOCore
 /// `POST /live_activity/channels` (create), `GET /live_activity/channels` (list) and
 /// `POST /live_activity/channels/delete`: an app's broadcast channels, one per activity.
 /// Another workspace's app is answered exactly like an unknown one.
-public struct BroadcastChannelController: Sendable {
+package struct BroadcastChannelController: Sendable {
     static let defaultPageSize = 50
     static let maximumPageSize = 100
 
@@ -18,7 +18,7 @@ public struct BroadcastChannelController: Sendable {
     let manager: APNsChannelManager
     let limits: ChannelLimits
 
-    public init(
+    package init(
         authenticator: APIKeyAuthenticator, apps: AppDirectory, store: any ChannelStore, manager: APNsChannelManager,
         limits: ChannelLimits
     ) {
@@ -29,7 +29,7 @@ public struct BroadcastChannelController: Sendable {
         self.limits = limits
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         let channels = routes.group("/live_activity/channels")
             .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .channelsManage))

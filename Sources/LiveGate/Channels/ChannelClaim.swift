@@ -1,5 +1,5 @@
 /// What claiming an app's channel for an activity found.
-public enum ChannelClaim: Sendable, Equatable {
+package enum ChannelClaim: Sendable, Equatable {
     /// This caller holds the claim (a `.creating` row with this id) and must now ask APNs, then
     /// `complete` or `abandon` it.
     case claimed(rowID: Int64)

@@ -2,14 +2,14 @@ import APNsClient
 import ServiceLifecycle
 
 /// Shuts the gateway's channel manager down when the gateway stops: its HTTP/2 clients own threads.
-public struct ChannelManagerService: Service {
+package struct ChannelManagerService: Service {
     let manager: APNsChannelManager
 
-    public init(manager: APNsChannelManager) {
+    package init(manager: APNsChannelManager) {
         self.manager = manager
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         await manager.shutdown()
     }

@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 
 /// The gateway's record of broadcast channels, one per app and activity whichever gateway asks.
-public protocol ChannelStore: Sendable {
+package protocol ChannelStore: Sendable {
     /// Claims the activity's channel for creation unless it has one, another request is creating it, or
     /// the app already has `limit` channels (creating, live or ending). A claim older than
     /// `abandonedAfter` was left by a gateway that stopped mid-create and is taken over.

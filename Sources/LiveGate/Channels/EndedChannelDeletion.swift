@@ -5,7 +5,7 @@ import Logging
 /// Deletes, at APNs and then locally, the channels of ended activities whose retention is over. Each
 /// channel is leased before APNs is asked, so gateways running this at once never delete one twice; a
 /// channel APNs did not delete stays, and is tried again once its lease runs out.
-public struct EndedChannelDeletion: Sendable {
+package struct EndedChannelDeletion: Sendable {
     let store: any ChannelStore
     let tenancy: any TenancyRepository
     let manager: APNsChannelManager
@@ -14,7 +14,7 @@ public struct EndedChannelDeletion: Sendable {
     let batchSize: Int
     let logger: Logger
 
-    public init(
+    package init(
         store: any ChannelStore, tenancy: any TenancyRepository, manager: APNsChannelManager, lease: Duration = .seconds(120),
         batchSize: Int = 100, logger: Logger
     ) {
@@ -28,7 +28,7 @@ public struct EndedChannelDeletion: Sendable {
 
     /// Deletes every channel past its time; returns how many went.
     @discardableResult
-    public func run() async throws -> Int {
+    package func run() async throws -> Int {
         var deleted = 0
         while true {
             let claimed = try await store.claimExpired(limit: batchSize, lease: lease)

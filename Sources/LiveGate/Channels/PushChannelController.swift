@@ -7,16 +7,16 @@ import NIOCore
 /// `GET /push_channel?app_id=...&activity_id=...`: where the SDK looks up the channel an activity is
 /// started on (`pushType: .channel(id)`). No REST key on a device, as for `/push_token_tag`: the
 /// `app_id` says which app.
-public struct PushChannelController: Sendable {
+package struct PushChannelController: Sendable {
     let apps: AppDirectory
     let store: any ChannelStore
 
-    public init(apps: AppDirectory, store: any ChannelStore) {
+    package init(apps: AppDirectory, store: any ChannelStore) {
         self.apps = apps
         self.store = store
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.get("/push_channel", use: lookUp)
         return routes

@@ -3,18 +3,18 @@ import NIOCore
 
 /// The dashboard's files — plain HTML, CSS and JavaScript in `Dashboard/Assets`, shipped as this
 /// module's resources — read once, with the content type each is served with.
-public struct DashboardAssets: Sendable {
-    public struct File: Sendable {
-        public let contentType: String
-        public let body: ByteBuffer
+package struct DashboardAssets: Sendable {
+    package struct File: Sendable {
+        package let contentType: String
+        package let body: ByteBuffer
     }
 
     /// The pages, by route name (`message-activity-log`), and the files they load, by file name.
-    public let pages: [String: File]
-    public let assets: [String: File]
+    package let pages: [String: File]
+    package let assets: [String: File]
 
     /// This module's bundled files, read on first use.
-    public static let bundled = DashboardAssets(directory: Bundle.module.url(forResource: "Assets", withExtension: nil))
+    package static let bundled = DashboardAssets(directory: Bundle.module.url(forResource: "Assets", withExtension: nil))
 
     static let contentTypes = [
         "html": "text/html; charset=utf-8",
@@ -25,7 +25,7 @@ public struct DashboardAssets: Sendable {
 
     /// Reads every file of `directory` whose kind the dashboard serves: `.html` files become pages,
     /// the rest assets. A missing folder gives none (every dashboard URL is then a 404).
-    public init(directory: URL?) {
+    package init(directory: URL?) {
         var pages: [String: File] = [:]
         var assets: [String: File] = [:]
         let files = directory.flatMap { try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil) } ?? []

@@ -7,7 +7,7 @@ import Hummingbird
 /// `/dashboard/assets/<name>`. They need no key to load; each page asks for one and calls the JSON API
 /// with it. Served with a strict Content Security Policy: only this origin's scripts, styles and
 /// `fetch`es, no inline code, no framing.
-public struct DashboardController: Sendable {
+package struct DashboardController: Sendable {
     /// The pages, by route name; each is a file of `Dashboard/Assets` of that name.
     static let pageNames = ["message-activity-log", "dispatch", "activity"]
 
@@ -15,14 +15,14 @@ public struct DashboardController: Sendable {
     /// The pages as served: their lists of log entry types filled in from `ActivityLogType.all`.
     let pages: [String: DashboardAssets.File]
 
-    public init(files: DashboardAssets = .bundled) {
+    package init(files: DashboardAssets = .bundled) {
         self.files = files
         self.pages = files.pages.mapValues { page in
             DashboardAssets.File(contentType: page.contentType, body: ActivityLogTypeOptions.filling(page.body))
         }
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         for name in Self.pageNames {
             // The dispatch's id (`?id=`) or the activity's (`?app_id=…&activity_id=…`) is the page's query, read

@@ -3,24 +3,24 @@ import PostgresClient
 /// Time-based clean-up of what the API, delivery and rate limiting leave behind. Every statement deletes
 /// in bounded batches, so none holds locks for long, and is idempotent, so several gateways may run it
 /// at once.
-public struct Housekeeping: Sendable {
+package struct Housekeeping: Sendable {
     /// What one pass deleted.
-    public struct Report: Sendable, Equatable {
-        public var retiredTokens = 0
-        public var logEntries = 0
-        public var logHours = 0
-        public var dispatches = 0
-        public var rateLimitWindows = 0
-        public var tokenTagWindows = 0
-        public var idempotencyKeys = 0
-        public var deviceStates = 0
-        public var pushToStartRemovals = 0
+    package struct Report: Sendable, Equatable {
+        package var retiredTokens = 0
+        package var logEntries = 0
+        package var logHours = 0
+        package var dispatches = 0
+        package var rateLimitWindows = 0
+        package var tokenTagWindows = 0
+        package var idempotencyKeys = 0
+        package var deviceStates = 0
+        package var pushToStartRemovals = 0
     }
 
     let pool: PostgresConnectionPool
     let batchSize: Int
 
-    public init(pool: PostgresConnectionPool, batchSize: Int = 10_000) {
+    package init(pool: PostgresConnectionPool, batchSize: Int = 10_000) {
         self.pool = pool
         self.batchSize = batchSize
     }
@@ -29,7 +29,7 @@ public struct Housekeeping: Sendable {
     /// finished dispatches and device state reports older than `retention`, push-to-start removals older
     /// than two days, quota windows of past hours and registration windows of past minutes, and
     /// `Idempotency-Key` answers past their 24 hours.
-    public func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
+    package func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
         let lifetime = tokenLifetime.inSeconds
         let kept = retention.inSeconds
         var report = Report()
@@ -62,18 +62,18 @@ public struct Housekeeping: Sendable {
 
     /// Deletes `Idempotency-Key` answers past their 24 hours, so the table holds about a day of keys
     /// however busy the gateway is.
-    public func purgeExpiredIdempotencyKeys() async throws -> Int {
+    package func purgeExpiredIdempotencyKeys() async throws -> Int {
         try await deleteInBatches(
             "idempotency_keys", where: "created_at < now() - make_interval(secs => $1)", IdempotencyClaim.retention.inSeconds)
     }
 
     /// Finished dispatches older than `$1` seconds: the predicate of migration 015's
     /// `dispatches_finished_idx`, which serves it.
-    public static let finishedDispatches =
+    package static let finishedDispatches =
         "status IN ('done', 'failed', 'superseded', 'cancelled') AND completed_at < now() - make_interval(secs => $1)"
 
     /// One batch of finished dispatches to delete (`$2` at most), as housekeeping selects it.
-    public static var finishedDispatchesSelection: String { batchSelection("dispatches", where: finishedDispatches) }
+    package static var finishedDispatchesSelection: String { batchSelection("dispatches", where: finishedDispatches) }
 
     private static func batchSelection(_ table: String, where condition: String) -> String {
         "SELECT ctid FROM \(table) WHERE \(condition) LIMIT $2"

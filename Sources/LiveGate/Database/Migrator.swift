@@ -6,21 +6,21 @@ import PostgresClient
 ///
 /// A session-level advisory lock serializes concurrent starts: the second instance waits, then finds
 /// nothing left to do. Each migration runs in its own transaction together with its bookkeeping row.
-public struct Migrator: Sendable {
+package struct Migrator: Sendable {
     /// An arbitrary constant that names LiveGate's migration lock among the database's advisory locks.
     static let advisoryLockKey: Int64 = 0x4C69_7665_4761_7465  // "LiveGate"
 
     let pool: PostgresConnectionPool
     let logger: Logger
 
-    public init(pool: PostgresConnectionPool, logger: Logger) {
+    package init(pool: PostgresConnectionPool, logger: Logger) {
         self.pool = pool
         self.logger = logger
     }
 
     /// Returns the versions it applied, in order (empty when the schema was up to date).
     @discardableResult
-    public func migrate() async throws -> [Int] {
+    package func migrate() async throws -> [Int] {
         let migrations = try SchemaResources.migrations()
         let applied = try await pool.withConnection { connection -> [Int] in
             try connection.query("SELECT pg_advisory_lock($1)", [Self.advisoryLockKey])

@@ -7,20 +7,20 @@ import PostgresClient
 /// its next pass, up to a minute later; meanwhile a burst of small dispatches grows the table by
 /// thousands of rows a second and one claim ran for minutes. `refresh` analyzes a table whose live rows
 /// have outgrown the planner's count, cheaply enough to call every second.
-public struct PlannerStatistics: Sendable {
+package struct PlannerStatistics: Sendable {
     /// The tables whose size the delivery path's plans depend on.
-    public static let tables = ["dispatches", "dispatch_targets", "activity_tokens"]
+    package static let tables = ["dispatches", "dispatch_targets", "activity_tokens"]
 
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
     /// Analyzes each table of `tables` with more than twice (plus 1,000) the live rows the planner
     /// counts; returns the ones it analyzed.
     @discardableResult
-    public func refresh() async throws -> [String] {
+    package func refresh() async throws -> [String] {
         try await pool.withConnection { connection in
             let outgrown = try connection.query(
                 """

@@ -1,14 +1,14 @@
 import Foundation
 import PostgresClient
 
-public struct PostgresAPIKeyRepository: APIKeyRepository {
+package struct PostgresAPIKeyRepository: APIKeyRepository {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
-    public func create(
+    package func create(
         workspaceID: UUID, name: String, secret: APIKeySecret, permissions: Set<APIKeyPermission>,
         allowedNetworks: [IPNetwork]
     ) async throws -> APIKey {
@@ -27,7 +27,7 @@ public struct PostgresAPIKeyRepository: APIKeyRepository {
         return try Self.key(from: rows[0])
     }
 
-    public func find(hash: [UInt8]) async throws -> (key: APIKey, storedHash: [UInt8])? {
+    package func find(hash: [UInt8]) async throws -> (key: APIKey, storedHash: [UInt8])? {
         let rows = try await pool.query(
             "SELECT \(Self.columns), key_hash FROM api_keys WHERE key_hash = $1", [Data(hash)])
         guard let row = rows.first else { return nil }
@@ -35,13 +35,13 @@ public struct PostgresAPIKeyRepository: APIKeyRepository {
         return (try Self.key(from: row), [UInt8](storedHash))
     }
 
-    public func list(workspaceID: UUID) async throws -> [APIKey] {
+    package func list(workspaceID: UUID) async throws -> [APIKey] {
         let rows = try await pool.query(
             "SELECT \(Self.columns) FROM api_keys WHERE workspace_id = $1 ORDER BY created_at, id", [workspaceID])
         return try rows.map(Self.key(from:))
     }
 
-    public func revoke(id: UUID) async throws -> Bool {
+    package func revoke(id: UUID) async throws -> Bool {
         let rows = try await pool.query(
             "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1", [id])
         return rows.affectedRowCount == 1

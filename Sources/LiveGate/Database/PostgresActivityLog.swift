@@ -2,10 +2,10 @@ import Foundation
 import PostgresClient
 
 /// The activity log in PostgreSQL, read newest first by keyset pagination on (occurred_at, id).
-public struct PostgresActivityLog: ActivityLogRepository {
+package struct PostgresActivityLog: ActivityLogRepository {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
@@ -51,7 +51,7 @@ public struct PostgresActivityLog: ActivityLogRepository {
             LIMIT 500
             """)
 
-    public func page(workspaceID: UUID, appID: UUID?, query: ActivityLogQuery) async throws -> ActivityLogPage {
+    package func page(workspaceID: UUID, appID: UUID?, query: ActivityLogQuery) async throws -> ActivityLogPage {
         let (rows, hours) = try await pool.withConnection { connection in
             var parameters: [(any PostgresBindable)?] = [
                 workspaceID, appID, query.type?.rawValue, query.activityID, query.externalID, query.since, query.until,

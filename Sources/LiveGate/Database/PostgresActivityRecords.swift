@@ -7,7 +7,7 @@ import PostgresClient
 /// of devices is two keyset reads (tokens, reports) merged by device id; the counts are one query over
 /// both, kept `largeCountsTimeToLive` for an activity of `largeActivity` devices or more, so reading the
 /// pages of a huge audience does not count it again for every page.
-public struct PostgresActivityRecords: ActivityRecords {
+package struct PostgresActivityRecords: ActivityRecords {
     static let largeActivity = 10_000
     static let largeCountsTimeToLive: Duration = .seconds(10)
     static let recentDispatches = 20
@@ -15,7 +15,7 @@ public struct PostgresActivityRecords: ActivityRecords {
     let pool: PostgresConnectionPool
     private let countsCache = NIOLockedValueBox<[CountsKey: (counts: ActivityDeviceCounts, until: ContinuousClock.Instant)]>([:])
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
@@ -24,7 +24,7 @@ public struct PostgresActivityRecords: ActivityRecords {
         let activityID: String
     }
 
-    public func activity(appID: UUID, activityID: String, after: DeviceCursor?, limit: Int) async throws -> ActivityView {
+    package func activity(appID: UUID, activityID: String, after: DeviceCursor?, limit: Int) async throws -> ActivityView {
         let cached = cachedCounts(CountsKey(appID: appID, activityID: activityID))
         let view = try await pool.withConnection { connection in
             let channel = try Self.channel(appID: appID, activityID: activityID, on: connection)

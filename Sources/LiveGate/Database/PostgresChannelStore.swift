@@ -5,10 +5,10 @@ import PostgresClient
 /// Broadcast channels in `broadcast_channels`. Claims of one app are serialized by a transaction-scoped
 /// advisory lock on the app, so the per-app limit holds across gateways; the unique (app, activity)
 /// key makes a second channel for an activity impossible whatever the lock does.
-public struct PostgresChannelStore: ChannelStore {
+package struct PostgresChannelStore: ChannelStore {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
@@ -17,7 +17,7 @@ public struct PostgresChannelStore: ChannelStore {
         (extract(epoch FROM created_at) * 1000000)::bigint AS created_micros
         """
 
-    public func claim(
+    package func claim(
         app: App, activityID: String, policy: MessageStoragePolicy, limit: Int, abandonedAfter: Duration
     ) async throws -> ChannelClaim {
         try await pool.transaction { connection in
@@ -49,7 +49,7 @@ public struct PostgresChannelStore: ChannelStore {
         }
     }
 
-    public func complete(rowID: Int64, channelID: ChannelID) async throws -> BroadcastChannel? {
+    package func complete(rowID: Int64, channelID: ChannelID) async throws -> BroadcastChannel? {
         let rows = try await pool.query(
             """
             UPDATE broadcast_channels SET state = 'live', channel_id = $2
@@ -58,24 +58,24 @@ public struct PostgresChannelStore: ChannelStore {
         return try rows.first.map(Self.channel(from:))
     }
 
-    public func abandon(rowID: Int64, app: App, logging entry: ActivityLogEntry) async throws {
+    package func abandon(rowID: Int64, app: App, logging entry: ActivityLogEntry) async throws {
         try await pool.transaction { connection in
             _ = try connection.query("DELETE FROM broadcast_channels WHERE id = $1 AND state = 'creating'", [rowID])
             try ActivityLogStatement.insert([entry], workspaceID: app.workspaceID, appID: app.id, on: connection)
         }
     }
 
-    public func channel(app: App, activityID: String) async throws -> BroadcastChannel? {
+    package func channel(app: App, activityID: String) async throws -> BroadcastChannel? {
         let rows = try await pool.query(
             "SELECT \(Self.columns) FROM broadcast_channels WHERE app_id = $1 AND activity_id = $2", [app.id, activityID])
         return try rows.first.map(Self.channel(from:))
     }
 
-    public func delete(rowID: Int64) async throws -> Bool {
+    package func delete(rowID: Int64) async throws -> Bool {
         try await pool.query("DELETE FROM broadcast_channels WHERE id = $1", [rowID]).affectedRowCount == 1
     }
 
-    public func list(app: App, after cursor: KeysetCursor?, limit: Int) async throws -> [BroadcastChannel] {
+    package func list(app: App, after cursor: KeysetCursor?, limit: Int) async throws -> [BroadcastChannel] {
         let rows = try await pool.query(
             """
             SELECT \(Self.columns) FROM broadcast_channels
@@ -88,7 +88,7 @@ public struct PostgresChannelStore: ChannelStore {
         return try rows.map(Self.channel(from:))
     }
 
-    public func end(app: App, activityID: String, deletingAfter retention: Duration) async throws -> Bool {
+    package func end(app: App, activityID: String, deletingAfter retention: Duration) async throws -> Bool {
         try await Self.end(appID: app.id, activityID: activityID, deletingAfter: retention, on: pool)
     }
 
@@ -107,7 +107,7 @@ public struct PostgresChannelStore: ChannelStore {
         ).affectedRowCount == 1
     }
 
-    public func claimExpired(limit: Int, lease: Duration) async throws -> [BroadcastChannel] {
+    package func claimExpired(limit: Int, lease: Duration) async throws -> [BroadcastChannel] {
         // SKIP LOCKED: gateways running housekeeping at once take different channels.
         let rows = try await pool.query(
             """
@@ -120,7 +120,7 @@ public struct PostgresChannelStore: ChannelStore {
         return try rows.map(Self.channel(from:))
     }
 
-    public func log(_ entry: ActivityLogEntry, app: App) async throws {
+    package func log(_ entry: ActivityLogEntry, app: App) async throws {
         try await pool.withConnection { connection in
             try ActivityLogStatement.insert([entry], workspaceID: app.workspaceID, appID: app.id, on: connection)
         }

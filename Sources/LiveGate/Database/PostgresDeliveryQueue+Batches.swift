@@ -5,7 +5,7 @@ import UUIDText
 
 /// `DispatchBatchQueue`'s statements: each covers a whole batch of small dispatches in one round trip.
 extension PostgresDeliveryQueue {
-    public func firstTargets(
+    package func firstTargets(
         of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration
     )
         async throws -> [UUID: BatchTargets]
@@ -48,7 +48,7 @@ extension PostgresDeliveryQueue {
         }
     }
 
-    public func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery] {
+    package func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery] {
         let ids = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id.lowercasedText)
         guard !ids.isEmpty else { return [] }
         let rows = try await pool.withConnection { try $0.query(SmallDispatchStatements.supersededStillSending, [ids]) }
@@ -57,7 +57,7 @@ extension PostgresDeliveryQueue {
         }
     }
 
-    public func extendLeases(_ ids: [UUID], worker: String, lease: Duration) async throws -> Set<UUID> {
+    package func extendLeases(_ ids: [UUID], worker: String, lease: Duration) async throws -> Set<UUID> {
         guard !ids.isEmpty else { return [] }
         let rows = try await pool.query(
             """
@@ -69,12 +69,12 @@ extension PostgresDeliveryQueue {
         return Set(try rows.map { try $0.require("id", as: UUID.self) })
     }
 
-    public func supersedeOnHandover(_ ids: [UUID]) async throws -> [UUID: UUID] {
+    package func supersedeOnHandover(_ ids: [UUID]) async throws -> [UUID: UUID] {
         guard supersedes, !ids.isEmpty else { return [:] }
         return try await pool.withConnection { try SupersessionStatement.supersede(byHandedOver: ids, on: $0) }
     }
 
-    public func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws {
+    package func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws {
         guard !ids.isEmpty else { return }
         _ = try await pool.query(
             """
@@ -85,7 +85,7 @@ extension PostgresDeliveryQueue {
             [ids.map(\.lowercasedText), worker, retryAt])
     }
 
-    public func settle(_ settlements: [DispatchSettlement], worker: String) async throws -> Set<UUID> {
+    package func settle(_ settlements: [DispatchSettlement], worker: String) async throws -> Set<UUID> {
         guard !settlements.isEmpty else { return [] }
         return try await pool.transaction { connection in
             var settled: Set<UUID> = []

@@ -3,7 +3,7 @@ import Foundation
 import PostgresClient
 import UUIDText
 
-public struct PostgresDeliveryQueue: DeliveryQueue {
+package struct PostgresDeliveryQueue: DeliveryQueue {
     let pool: PostgresConnectionPool
     /// Claimed updates and ends supersede what they cover; off only to measure what that saves.
     let supersedes: Bool
@@ -13,13 +13,13 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     /// `deadSessionInterval`: how often claims look for the dispatches of workers whose session ended
     /// (each look reads every dispatch being delivered); expired leases and due dispatches are read by
     /// every claim.
-    public init(pool: PostgresConnectionPool, supersedes: Bool = true, deadSessionInterval: Duration = .seconds(1)) {
+    package init(pool: PostgresConnectionPool, supersedes: Bool = true, deadSessionInterval: Duration = .seconds(1)) {
         self.pool = pool
         self.supersedes = supersedes
         self.deadSessionSearch = DeadSessionSearch(interval: deadSessionInterval)
     }
 
-    public func claim(
+    package func claim(
         worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>
     )
         async throws -> [ClaimedDispatch]
@@ -50,7 +50,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    public func targets(
+    package func targets(
         of claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration
     )
         async throws -> [FanoutTarget]
@@ -66,17 +66,17 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    public func segmentAudience(_ id: UUID, workspaceID: UUID) async throws -> JSONValue? {
+    package func segmentAudience(_ id: UUID, workspaceID: UUID) async throws -> JSONValue? {
         try await PostgresSegmentStore(pool: pool).segment(id: id, workspaceID: workspaceID)?.audience
     }
 
-    public func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int {
+    package func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int {
         try await pool.withConnection { connection in
             try FanoutStatements.count(claimed, tokenLifetime: tokenLifetime, on: connection)
         }
     }
 
-    public func recordProgress(
+    package func recordProgress(
         _ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration
     )
         async throws -> RecordedProgress
@@ -120,7 +120,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     }
 
     /// The claim's SQL, for reading its plan.
-    public static var claimStatementSQL: String { ClaimStatement.statement.sql }
+    package static var claimStatementSQL: String { ClaimStatement.statement.sql }
 
     /// Why a dispatch should stop, as a column: cancellation first, as `DELETE` asked for it explicitly.
     static let stopColumn = """
@@ -132,7 +132,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         try row.decode("stop", as: String.self).flatMap(DispatchStop.init(rawValue:))
     }
 
-    public func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop] {
+    package func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop] {
         guard !ids.isEmpty else { return [:] }
         let rows = try await pool.query(
             """
@@ -150,17 +150,17 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
     /// Counts, among the activity's deliveries still sending, the superseded ones older than `claimed`
     /// that reach its devices: superseded by it, or by a dispatch it superseded in turn (that one,
     /// still waiting when `claimed` came, was ended at once, leaving the older delivery pointing at it).
-    public func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int {
+    package func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int {
         try await supersededStillSending(before: [claimed]).count
     }
 
-    public func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws {
+    package func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws {
         let dispatch = claimed.dispatch
         _ = try await PostgresChannelStore.end(
             appID: dispatch.appID, activityID: dispatch.activityID, deletingAfter: retention, on: pool)
     }
 
-    public func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool {
+    package func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool {
         try await pool.query(
             """
             UPDATE dispatches SET leased_until = now() + make_interval(secs => $3)
@@ -170,7 +170,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         ).affectedRowCount == 1
     }
 
-    public func finish(
+    package func finish(
         _ claimed: ClaimedDispatch, worker: String, status: DispatchState, log: [ActivityLogEntry]
     )
         async throws -> Bool
@@ -191,11 +191,11 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    public func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID) async throws -> Int {
+    package func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID) async throws -> Int {
         try await pool.withConnection { try FanoutStatements.channelMembers(of: claimed, channelID: channelID, on: $0) }
     }
 
-    public func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget? {
+    package func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget? {
         let dispatch = claimed.dispatch
         let rows = try await pool.query(
             """
@@ -210,7 +210,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    public func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool {
+    package func recordBroadcast(_ claimed: ClaimedDispatch, worker: String, record: BroadcastRecord) async throws -> Bool {
         let dispatch = claimed.dispatch
         return try await pool.transaction { connection in
             let recorded =
@@ -236,7 +236,7 @@ public struct PostgresDeliveryQueue: DeliveryQueue {
         }
     }
 
-    public func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool {
+    package func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool {
         try await pool.query(
             """
             UPDATE dispatches SET status = 'pending', next_attempt_at = $3, leased_by = NULL, leased_until = NULL

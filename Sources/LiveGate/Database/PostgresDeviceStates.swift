@@ -2,10 +2,10 @@ import Foundation
 import PostgresClient
 
 /// Device state reports in `activity_device_states`, each applied in one transaction with what it changes.
-public struct PostgresDeviceStates: DeviceStateRepository {
+package struct PostgresDeviceStates: DeviceStateRepository {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
@@ -25,7 +25,7 @@ public struct PostgresDeviceStates: DeviceStateRepository {
             RETURNING state
             """)
 
-    public func report(_ report: DeviceStateReport, app: App) async throws -> DeviceStateOutcome {
+    package func report(_ report: DeviceStateReport, app: App) async throws -> DeviceStateOutcome {
         try await pool.transaction { connection in
             let rows = try connection.query(
                 Self.upsert,

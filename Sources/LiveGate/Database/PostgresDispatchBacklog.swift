@@ -3,14 +3,14 @@ import PostgresClient
 /// Reads the dispatch backlog in one statement over the unfinished dispatches only, timed by the
 /// database's clock: pending ones through `dispatches_due_idx`, those being delivered (a dispatch holds
 /// a lease exactly while it is) through `dispatches_leased_idx`, never a scan of the finished ones.
-public struct PostgresDispatchBacklog: Sendable {
+package struct PostgresDispatchBacklog: Sendable {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
-    public func read() async throws -> DispatchBacklog {
+    package func read() async throws -> DispatchBacklog {
         let row = try await pool.query(
             """
             SELECT count(*) FILTER (WHERE status = 'pending' AND next_attempt_at <= now())::int AS pending,

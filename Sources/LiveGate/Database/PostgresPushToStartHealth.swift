@@ -4,14 +4,14 @@ import PostgresClient
 /// `PushToStartHealth` in one statement: the type's tokens by age (through their unique index's
 /// app and type), its removals of the last day, and its starts of the last day (`dispatches_starts_idx`)
 /// with their targets.
-public struct PostgresPushToStartHealth: PushToStartHealthRecords {
+package struct PostgresPushToStartHealth: PushToStartHealthRecords {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
-    public func health(appID: UUID, attributesType: String) async throws -> PushToStartHealth {
+    package func health(appID: UUID, attributesType: String) async throws -> PushToStartHealth {
         let row = try await pool.query(
             """
             SELECT tokens.*, removed.*, starts.*

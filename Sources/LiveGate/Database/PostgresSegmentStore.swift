@@ -3,14 +3,14 @@ import Foundation
 import PostgresClient
 
 /// Segments in `segments`, each workspace's by creation (`segments_workspace_idx`).
-public struct PostgresSegmentStore: SegmentStore {
+package struct PostgresSegmentStore: SegmentStore {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
-    public func create(name: String, audience: JSONValue, workspaceID: UUID) async throws -> Segment {
+    package func create(name: String, audience: JSONValue, workspaceID: UUID) async throws -> Segment {
         let rows = try await pool.query(
             """
             INSERT INTO segments (id, workspace_id, name, audience) VALUES ($1, $2, $3, $4)
@@ -20,7 +20,7 @@ public struct PostgresSegmentStore: SegmentStore {
         return try Self.segment(rows.first!)
     }
 
-    public func list(workspaceID: UUID, page: Int, pageSize: Int, newestFirst: Bool) async throws -> [Segment] {
+    package func list(workspaceID: UUID, page: Int, pageSize: Int, newestFirst: Bool) async throws -> [Segment] {
         let direction = newestFirst ? "DESC" : "ASC"
         let rows = try await pool.query(
             """
@@ -31,18 +31,18 @@ public struct PostgresSegmentStore: SegmentStore {
         return try rows.map(Self.segment)
     }
 
-    public func segment(id: UUID, workspaceID: UUID) async throws -> Segment? {
+    package func segment(id: UUID, workspaceID: UUID) async throws -> Segment? {
         let rows = try await pool.query(
             "SELECT \(Self.columns) FROM segments WHERE id = $1 AND workspace_id = $2", [id, workspaceID])
         return try rows.first.map(Self.segment)
     }
 
-    public func delete(id: UUID, workspaceID: UUID) async throws -> Bool {
+    package func delete(id: UUID, workspaceID: UUID) async throws -> Bool {
         try await pool.query("DELETE FROM segments WHERE id = $1 AND workspace_id = $2", [id, workspaceID])
             .affectedRowCount > 0
     }
 
-    public func invalidRegularExpressions(_ patterns: [String]) async throws -> [String] {
+    package func invalidRegularExpressions(_ patterns: [String]) async throws -> [String] {
         var invalid: [String] = []
         for pattern in patterns {
             do {

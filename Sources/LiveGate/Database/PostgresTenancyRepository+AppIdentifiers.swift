@@ -1,7 +1,7 @@
 import PostgresClient
 
 extension PostgresTenancyRepository {
-    public func appIdentifiers(limit: Int) async throws -> Set<String>? {
+    package func appIdentifiers(limit: Int) async throws -> Set<String>? {
         let rows = try await pool.query("SELECT app_identifier FROM apps LIMIT $1", [limit + 1])
         guard rows.count <= limit else { return nil }
         return Set(try rows.map { try $0.require("app_identifier", as: String.self) })

@@ -1,7 +1,7 @@
 import PostgresClient
 
 extension PostgresTenancyRepository {
-    public func setSDKAuthentication(appIdentifier: String, keys: [SDKAuthPublicKey]?, enforced: Bool) async throws -> App? {
+    package func setSDKAuthentication(appIdentifier: String, keys: [SDKAuthPublicKey]?, enforced: Bool) async throws -> App? {
         if let keys, keys.count > SDKAuthentication.maximumKeys {
             throw TenancyError(.invalidValue, "an app holds at most \(SDKAuthentication.maximumKeys) SDK authentication keys")
         }

@@ -3,14 +3,14 @@ import Foundation
 import PostgresClient
 import UUIDText
 
-public struct PostgresTenancyRepository: TenancyRepository {
+package struct PostgresTenancyRepository: TenancyRepository {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
-    public func createWorkspace(name: String, rateLimitPerHour: Int) async throws -> Workspace {
+    package func createWorkspace(name: String, rateLimitPerHour: Int) async throws -> Workspace {
         let rows = try await mapConstraintErrors {
             try await pool.query(
                 "INSERT INTO workspaces (name, rate_limit_per_hour) VALUES ($1, $2) RETURNING \(Self.workspaceColumns)",
@@ -19,12 +19,12 @@ public struct PostgresTenancyRepository: TenancyRepository {
         return try Self.workspace(from: rows[0])
     }
 
-    public func workspace(id: UUID) async throws -> Workspace? {
+    package func workspace(id: UUID) async throws -> Workspace? {
         let rows = try await pool.query("SELECT \(Self.workspaceColumns) FROM workspaces WHERE id = $1", [id])
         return try rows.first.map(Self.workspace(from:))
     }
 
-    public func setRateLimit(workspaceID: UUID, rateLimitPerHour: Int) async throws -> Bool {
+    package func setRateLimit(workspaceID: UUID, rateLimitPerHour: Int) async throws -> Bool {
         let rows = try await mapConstraintErrors {
             try await pool.query(
                 "UPDATE workspaces SET rate_limit_per_hour = $2 WHERE id = $1", [workspaceID, rateLimitPerHour])
@@ -32,14 +32,14 @@ public struct PostgresTenancyRepository: TenancyRepository {
         return rows.affectedRowCount == 1
     }
 
-    public func setUsersTrackRateLimit(workspaceID: UUID, perHour limit: Int) async throws -> Bool {
+    package func setUsersTrackRateLimit(workspaceID: UUID, perHour limit: Int) async throws -> Bool {
         let rows = try await mapConstraintErrors {
             try await pool.query("UPDATE workspaces SET users_track_rate_limit_per_hour = $2 WHERE id = $1", [workspaceID, limit])
         }
         return rows.affectedRowCount == 1
     }
 
-    public func createApp(
+    package func createApp(
         workspaceID: UUID, name: String, identifier: String?, bundleID: String, endpoint: APNsEndpoint,
         channelsEndpointURL: String?, credentials: APNsCredentials?
     ) async throws -> App {
@@ -61,17 +61,17 @@ public struct PostgresTenancyRepository: TenancyRepository {
         return try Self.app(from: rows[0])
     }
 
-    public func app(identifier: String) async throws -> App? {
+    package func app(identifier: String) async throws -> App? {
         let rows = try await pool.query("SELECT \(Self.appColumns) FROM apps WHERE app_identifier = $1", [identifier])
         return try rows.first.map(Self.app(from:))
     }
 
-    public func app(id: UUID) async throws -> App? {
+    package func app(id: UUID) async throws -> App? {
         let rows = try await pool.query("SELECT \(Self.appColumns) FROM apps WHERE id = $1", [id])
         return try rows.first.map(Self.app(from:))
     }
 
-    public func setChannelsEndpoint(appIdentifier: String, url: String?) async throws -> App? {
+    package func setChannelsEndpoint(appIdentifier: String, url: String?) async throws -> App? {
         guard let app = try await app(identifier: appIdentifier) else { return nil }
         try Self.checkChannelsEndpoint(url, of: app.endpoint)
         let rows = try await pool.query(

@@ -3,15 +3,15 @@ import Foundation
 import PostgresClient
 
 /// Tokens in `activity_tokens` and `push_to_start_tokens`; users and aliases made on first sight.
-public struct PostgresTokenRegistry: TokenRegistry {
+package struct PostgresTokenRegistry: TokenRegistry {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
     @discardableResult
-    public func apply(_ registration: TokenRegistration, app: App) async throws -> ConfirmedStarts {
+    package func apply(_ registration: TokenRegistration, app: App) async throws -> ConfirmedStarts {
         let (table, scopeColumn, scope) = Self.target(of: registration.kind)
         guard let token = registration.token else {
             // Removing needs no user: the registration is the device's, whoever it belonged to.

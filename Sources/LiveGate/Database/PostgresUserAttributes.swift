@@ -3,14 +3,14 @@ import PostgresClient
 
 /// Custom attributes in `user_attributes`: each update's sets in one statement (parallel arrays), its
 /// removals in one, each array change in one; all updates of a call in one transaction.
-public struct PostgresUserAttributes: UserAttributesStore {
+package struct PostgresUserAttributes: UserAttributesStore {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
-    public func apply(_ updates: [UserAttributesUpdate], workspaceID: UUID) async throws -> Int {
+    package func apply(_ updates: [UserAttributesUpdate], workspaceID: UUID) async throws -> Int {
         try await pool.transaction { connection in
             var applied = 0
             for update in updates {

@@ -7,7 +7,7 @@ import PostgresClient
 ///
 /// TCP keepalives on both ends bound how long a vanished peer goes unnoticed (about 8 s): the server
 /// then ends the session and frees the lock; this side notices a silent network within as long.
-public final class PostgresWorkerSession: DeliveryWorkerSession {
+package final class PostgresWorkerSession: DeliveryWorkerSession {
     /// "LGDL": LiveGate delivery liveness, apart from the one-key advisory locks used elsewhere.
     static let lockClass: Int32 = 0x4C47_444C
     private let session: PostgresSession
@@ -20,7 +20,7 @@ public final class PostgresWorkerSession: DeliveryWorkerSession {
 
     private let state = NIOLockedValueBox(State())
 
-    public init(configuration: PostgresConfiguration) {
+    package init(configuration: PostgresConfiguration) {
         var configuration = configuration
         configuration.maximumConnections = 1
         configuration.applicationName = "livegate-delivery-session"
@@ -30,7 +30,7 @@ public final class PostgresWorkerSession: DeliveryWorkerSession {
         session = PostgresSession(configuration: configuration)
     }
 
-    public func take() async throws -> Int32? {
+    package func take() async throws -> Int32? {
         let state = self.state
         return try await session.withConnection { connection, isNew in
             if isNew {
@@ -58,11 +58,11 @@ public final class PostgresWorkerSession: DeliveryWorkerSession {
         }
     }
 
-    public func waitWhileHeld(upTo timeout: Duration) async -> Bool {
+    package func waitWhileHeld(upTo timeout: Duration) async -> Bool {
         await session.waitWhileOpen(milliseconds: Int32(clamping: timeout.inMilliseconds))
     }
 
-    public func close() async {
+    package func close() async {
         await session.close()
     }
 }

@@ -5,21 +5,21 @@ import UUIDText
 /// Checks each finished push-to-start once, `after` its last answer: the devices APNs took it for that
 /// never confirmed it (no update token under its activity id, no `active` report) get one activity-log
 /// entry per start, under the log's per-type limits. "Shown": reported `active` or `stale`.
-public struct UnconfirmedStarts: Sendable {
+package struct UnconfirmedStarts: Sendable {
     /// Starts checked per statement; a pass goes on while a statement fills up.
     static let batch = 200
 
     let pool: PostgresConnectionPool
     let after: Duration
 
-    public init(pool: PostgresConnectionPool, after: Duration) {
+    package init(pool: PostgresConnectionPool, after: Duration) {
         self.pool = pool
         self.after = after
     }
 
     /// One pass: returns how many starts were checked and how many devices never confirmed.
     @discardableResult
-    public func check() async throws -> (starts: Int, unconfirmedDevices: Int) {
+    package func check() async throws -> (starts: Int, unconfirmedDevices: Int) {
         var total = (starts: 0, unconfirmedDevices: 0)
         while true {
             let checked = try await pool.transaction { connection in

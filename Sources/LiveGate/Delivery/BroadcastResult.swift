@@ -3,7 +3,7 @@ import APNsCore
 
 /// How one broadcast to a channel ended, after any retries: what APNs's answer means for the channel,
 /// beside `PushResult`'s meaning for a device.
-public enum BroadcastResult: RetriedResult, Equatable {
+package enum BroadcastResult: RetriedResult, Equatable {
     case delivered
     /// APNs no longer knows the channel (404, 410, 400 `ChannelNotRegistered` or `BadChannelId`): it is
     /// marked gone, and devices keep their per-device pushes.
@@ -17,7 +17,7 @@ public enum BroadcastResult: RetriedResult, Equatable {
     /// The app's key cannot sign: nothing was sent.
     case credentialUnusable
 
-    public init(finalAnswer response: APNsResponse) {
+    package init(finalAnswer response: APNsResponse) {
         switch (response.status, response.reason) {
         case (200, _): self = .delivered
         case (404, let reason), (410, let reason): self = .channelGone(status: response.status, reason: reason)

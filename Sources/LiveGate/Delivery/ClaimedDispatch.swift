@@ -2,23 +2,23 @@ import APNsCore
 import Foundation
 
 /// A dispatch a worker holds the lease on, with where its fan-out got to.
-public struct ClaimedDispatch: Sendable {
-    public let dispatch: Dispatch
-    public let createdAt: Date
+package struct ClaimedDispatch: Sendable {
+    package let dispatch: Dispatch
+    package let createdAt: Date
     /// The last token row already handled; the fan-out resumes after it.
-    public let fanoutCursor: Int64
+    package let fanoutCursor: Int64
     /// How many times a worker has claimed it, this claim included.
-    public let attempts: Int
+    package let attempts: Int
     /// The dispatch's broadcast was sent (and recorded) by an earlier claim: it is not sent again.
-    public let broadcastRecorded: Bool
+    package let broadcastRecorded: Bool
     /// Superseded or cancelled before this claim could send anything: it ends at once.
-    public var stop: DispatchStop?
+    package var stop: DispatchStop?
     /// The channel the dispatch's broadcast reached (now or by an earlier claim): devices following it
     /// get no token push for this dispatch.
-    public var deliveredBroadcastChannel: ChannelID? = nil
+    package var deliveredBroadcastChannel: ChannelID? = nil
     /// A start to an audience: the audience its fan-out pages through, read (and its segment's looked
     /// up) when the delivery begins.
-    public var audience: Audience? = nil
+    package var audience: Audience? = nil
 }
 
 extension ClaimedDispatch {

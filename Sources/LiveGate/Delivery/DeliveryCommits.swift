@@ -4,32 +4,32 @@ import Foundation
 /// it are handed over (`DeliveryHandoff`), a commit that wrote anything pending rings for a claim
 /// (`DeliveryDoorbell`), and deliveries of what a commit superseded or a `DELETE` cancelled stop at once
 /// (`DispatchStopSignals`).
-public struct DeliveryCommits: DispatchCommitListener {
+package struct DeliveryCommits: DispatchCommitListener {
     let doorbell: DeliveryDoorbell
     let stops: DispatchStopSignals
     /// Nil: the engine claims everything, and no commit is written leased to it.
     let handoff: DeliveryHandoff?
 
-    public init(doorbell: DeliveryDoorbell, stops: DispatchStopSignals, handoff: DeliveryHandoff?) {
+    package init(doorbell: DeliveryDoorbell, stops: DispatchStopSignals, handoff: DeliveryHandoff?) {
         self.doorbell = doorbell
         self.stops = stops
         self.handoff = handoff
     }
 
-    public func lease(for count: Int) -> CommitLease? {
+    package func lease(for count: Int) -> CommitLease? {
         handoff?.grant(count)
     }
 
-    public func commitFailed(under lease: CommitLease) {
+    package func commitFailed(under lease: CommitLease) {
         handoff?.giveBack(lease)
     }
 
-    public func committed(leased: [ClaimedDispatch], under lease: CommitLease?, wrotePending: Bool) {
+    package func committed(leased: [ClaimedDispatch], under lease: CommitLease?, wrotePending: Bool) {
         if let handoff, let lease { handoff.hand(leased, under: lease) }
         if wrotePending { doorbell.ring() }
     }
 
-    public func stopped(_ ids: [UUID], because reason: DispatchStop) {
+    package func stopped(_ ids: [UUID], because reason: DispatchStop) {
         for id in ids { stops.stop(id, because: reason) }
     }
 }

@@ -5,16 +5,16 @@ import NIOConcurrencyHelpers
 /// something to do without one: a commit handed dispatches over (`DeliveryHandoff`), or a delivery
 /// ended and made room for a ring that found none. Rings and wakes that come while the engine is busy
 /// collapse into one.
-public final class DeliveryDoorbell: Sendable {
+package final class DeliveryDoorbell: Sendable {
     let rings: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     private let claimWanted = NIOLockedValueBox(true)
 
-    public init() {
+    package init() {
         (rings, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    public func ring() {
+    package func ring() {
         claimWanted.withLockedValue { $0 = true }
         continuation.yield()
     }

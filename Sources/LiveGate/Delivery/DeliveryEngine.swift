@@ -17,8 +17,8 @@ import UUIDText
 ///
 /// As a `Service` it runs until graceful shutdown: it then stops claiming, lets each dispatch finish
 /// the page it is sending, records it, and hands the dispatch back for another gateway to resume.
-public final class DeliveryEngine: Service, Sendable {
-    public let worker: String
+package final class DeliveryEngine: Service, Sendable {
+    package let worker: String
     let queue: any DeliveryQueue
     let tenancy: any TenancyRepository
     let sender: APNsSender
@@ -38,7 +38,7 @@ public final class DeliveryEngine: Service, Sendable {
     /// Where this gateway's commits hand it the updates they wrote leased to it; nil: it claims everything.
     let handoff: DeliveryHandoff?
 
-    public init(
+    package init(
         queue: any DeliveryQueue, tenancy: any TenancyRepository, sender: APNsSender,
         settings: DeliverySettings = .init(), doorbell: DeliveryDoorbell = .init(), stops: DispatchStopSignals = .init(),
         logger: Logger, worker: String = DeliveryEngine.defaultWorkerName(), session: (any DeliveryWorkerSession)? = nil,
@@ -59,14 +59,14 @@ public final class DeliveryEngine: Service, Sendable {
     }
 
     /// Host, process id and a random suffix: unique among gateways sharing a database.
-    public static func defaultWorkerName() -> String {
+    package static func defaultWorkerName() -> String {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return "\(name)/\(getpid())/\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    public func run() async throws {
+    package func run() async throws {
         logger.info("delivery started", metadata: ["worker": "\(worker)"])
         openHandoff()
         await withGracefulShutdownHandler {
@@ -164,7 +164,7 @@ public final class DeliveryEngine: Service, Sendable {
     /// Delivers everything due now, then returns how many dispatches it handled: for tests and tools
     /// that want delivery without running the service. Dispatches handed back for later are not waited for.
     @discardableResult
-    public func deliverDue() async throws -> Int {
+    package func deliverDue() async throws -> Int {
         var handled = 0
         while true {
             let held = liveness?.held
@@ -185,7 +185,7 @@ public final class DeliveryEngine: Service, Sendable {
     }
 
     /// Closes the sender's connections; `run()` does this itself when it ends.
-    public func shutdown() async {
+    package func shutdown() async {
         await sender.shutdown()
     }
 

@@ -10,7 +10,7 @@ import NIOConcurrencyHelpers
 /// The engine opens it while it runs and says how much it can take; a commit asks for a grant first. No
 /// grant (no engine, stopping, the session lost, or as many dispatches waiting as pushes may be in
 /// flight) and the commit writes its dispatches pending, for a claim to find.
-public final class DeliveryHandoff: Sendable {
+package final class DeliveryHandoff: Sendable {
     /// A committed dispatch handed to the engine, with the session generation it was leased under (its
     /// stop flag is watched from its commit on, in `DispatchStopSignals`).
     struct Handed: Sendable {
@@ -40,7 +40,7 @@ public final class DeliveryHandoff: Sendable {
     private let doorbell: DeliveryDoorbell
     private let stops: DispatchStopSignals
 
-    public init(doorbell: DeliveryDoorbell, stops: DispatchStopSignals) {
+    package init(doorbell: DeliveryDoorbell, stops: DispatchStopSignals) {
         self.doorbell = doorbell
         self.stops = stops
     }

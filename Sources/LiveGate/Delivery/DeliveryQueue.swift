@@ -7,10 +7,10 @@ import Foundation
 /// roles: claims and leases (`DispatchLeases`), a fan-out's pages and end (`FanoutProgressRecords`),
 /// the activity's broadcast channel (`DispatchChannels`), and small dispatches many at a time
 /// (`DispatchBatchQueue`).
-public typealias DeliveryQueue = DispatchLeases & FanoutProgressRecords & DispatchChannels & DispatchBatchQueue
+package typealias DeliveryQueue = DispatchLeases & FanoutProgressRecords & DispatchChannels & DispatchBatchQueue
 
 /// Claiming due dispatches and holding them: the lease, and what stops one early.
-public protocol DispatchLeases: Sendable {
+package protocol DispatchLeases: Sendable {
     /// Up to `limit` dispatches due now: pending ones (scheduled ones once their time came), those whose
     /// worker's session is gone (a crashed worker's, within about a second), and those whose lease ran
     /// out (what a session cannot tell: a partition). `session` is the claiming worker's
@@ -34,7 +34,7 @@ public protocol DispatchLeases: Sendable {
 }
 
 /// A fan-out's devices, page by page, what each page did, and its end.
-public protocol FanoutProgressRecords: Sendable {
+package protocol FanoutProgressRecords: Sendable {
     /// The next devices of the fan-out after `cursor`, in cursor order. Update tokens older than
     /// `tokenLifetime` are left out: their activity is over.
     func targets(
@@ -60,7 +60,7 @@ public protocol FanoutProgressRecords: Sendable {
 }
 
 /// The activity's broadcast channel, as a dispatch's delivery meets it.
-public protocol DispatchChannels: Sendable {
+package protocol DispatchChannels: Sendable {
     /// The channel an update or end of this dispatch's activity is broadcast on, if it has one.
     func broadcastTarget(of claimed: ClaimedDispatch) async throws -> BroadcastTarget?
     /// Records the dispatch's broadcast (and marks a channel APNs forgot as gone) with its log entries.
@@ -74,13 +74,13 @@ public protocol DispatchChannels: Sendable {
 
 extension DispatchLeases {
     /// A claim without a session: only the lease tells when its dispatches may be taken over.
-    public func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch] {
+    package func claim(worker: String, limit: Int, lease: Duration) async throws -> [ClaimedDispatch] {
         try await claim(worker: worker, session: nil, limit: limit, lease: lease, excluding: [])
     }
 }
 
 /// What recording a page found.
-public enum RecordedProgress: Sendable, Equatable {
+package enum RecordedProgress: Sendable, Equatable {
     /// Recorded; `stop` says the dispatch was superseded or cancelled meanwhile.
     case recorded(stop: DispatchStop?)
     /// Another worker holds the dispatch now: nothing was recorded.

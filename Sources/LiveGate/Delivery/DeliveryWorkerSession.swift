@@ -2,7 +2,7 @@
 /// taken over in seconds). While it holds, the dispatches claimed under its number are the worker's own;
 /// once it is gone (the process died, or the database ended the session) any worker takes them over at
 /// once instead of waiting for their lease to run out.
-public protocol DeliveryWorkerSession: Sendable {
+package protocol DeliveryWorkerSession: Sendable {
     /// Takes the proof, opening what it needs: the number claims record, or nil when it cannot be taken
     /// right now (try again shortly).
     func take() async throws -> Int32?

@@ -3,7 +3,7 @@ import Foundation
 /// The committed dispatches as small dispatches are handled: many at a time, one round trip for what a
 /// fan-out's delivery does once per dispatch. Every call names the
 /// worker, and leaves alone the dispatches whose lease it no longer holds.
-public protocol DispatchBatchQueue: Sendable {
+package protocol DispatchBatchQueue: Sendable {
     /// The first devices of each dispatch's fan-out, at most `limit` each, after its cursor, in one round
     /// trip; and whether the dispatch's activity has a live broadcast channel.
     func firstTargets(
@@ -31,27 +31,27 @@ public protocol DispatchBatchQueue: Sendable {
 }
 
 /// A dispatch's first devices (`DispatchBatchQueue.firstTargets`).
-public struct BatchTargets: Sendable, Equatable {
-    public var targets: [FanoutTarget]
+package struct BatchTargets: Sendable, Equatable {
+    package var targets: [FanoutTarget]
     /// The activity has a broadcast channel: the dispatch is also a broadcast.
-    public var hasChannel: Bool
+    package var hasChannel: Bool
 
-    public init(targets: [FanoutTarget] = [], hasChannel: Bool = false) {
+    package init(targets: [FanoutTarget] = [], hasChannel: Bool = false) {
         self.targets = targets
         self.hasChannel = hasChannel
     }
 }
 
 /// How one dispatch of a batch ends: what it achieved, and whether it is over or handed back.
-public struct DispatchSettlement: Sendable {
-    public let claimed: ClaimedDispatch
-    public let ending: DispatchEnding
+package struct DispatchSettlement: Sendable {
+    package let claimed: ClaimedDispatch
+    package let ending: DispatchEnding
     /// Counts, cursor, tokens to remove or retire, and the pushes' log entries.
-    public let progress: FanoutProgress
+    package let progress: FanoutProgress
     /// Entries about the dispatch as a whole (no token, gave up), written with it.
-    public let log: [ActivityLogEntry]
+    package let log: [ActivityLogEntry]
 
-    public init(_ claimed: ClaimedDispatch, _ ending: DispatchEnding, progress: FanoutProgress, log: [ActivityLogEntry] = []) {
+    package init(_ claimed: ClaimedDispatch, _ ending: DispatchEnding, progress: FanoutProgress, log: [ActivityLogEntry] = []) {
         self.claimed = claimed
         self.ending = ending
         self.progress = progress
@@ -65,13 +65,13 @@ public struct DispatchSettlement: Sendable {
 }
 
 /// An older delivery superseded by a newer dispatch, still under way (`status = 'delivering'`).
-public struct SupersededDelivery: Sendable, Equatable {
-    public let newer: UUID
-    public let older: UUID
+package struct SupersededDelivery: Sendable, Equatable {
+    package let newer: UUID
+    package let older: UUID
     /// The worker delivering the older one.
-    public let worker: String?
+    package let worker: String?
 
-    public init(newer: UUID, older: UUID, worker: String?) {
+    package init(newer: UUID, older: UUID, worker: String?) {
         self.newer = newer
         self.older = older
         self.worker = worker

@@ -1,19 +1,19 @@
 import APNsCore
 
 /// The channel an update or end is broadcast on: the activity's live or ending channel.
-public struct BroadcastTarget: Sendable, Equatable {
-    public let channelID: ChannelID
+package struct BroadcastTarget: Sendable, Equatable {
+    package let channelID: ChannelID
     /// A channel that stores no message takes only `apns-expiration: 0`.
-    public let messageStoragePolicy: MessageStoragePolicy
+    package let messageStoragePolicy: MessageStoragePolicy
 }
 
 /// What a dispatch's one broadcast came to, recorded on the dispatch with its log entries at once.
-public struct BroadcastRecord: Sendable {
-    public var channelID: ChannelID
+package struct BroadcastRecord: Sendable {
+    package var channelID: ChannelID
     /// APNs's status; nil when APNs was never reached.
-    public var status: Int?
-    public var reason: APNsReason?
+    package var status: Int?
+    package var reason: APNsReason?
     /// APNs no longer knows the channel: it is marked gone, so neither updates nor starts use it again.
-    public var channelGone: Bool
-    public var log: [ActivityLogEntry]
+    package var channelGone: Bool
+    package var log: [ActivityLogEntry]
 }

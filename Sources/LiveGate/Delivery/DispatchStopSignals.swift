@@ -6,10 +6,10 @@ import Synchronization
 /// A stop reaches a delivery three ways: from this gateway's own API at once (it committed the newer
 /// dispatch, or took the `DELETE`), from the page record (`RecordedProgress`), and from the engine's
 /// check of the database every second (another gateway's API). None costs a round trip per push.
-public final class DispatchStopSignals: Sendable {
+package final class DispatchStopSignals: Sendable {
     private let flags = Mutex<[UUID: DispatchStopFlag]>([:])
 
-    public init() {}
+    package init() {}
 
     /// Starts watching a dispatch this process delivers; its flag is set by `stop`. One watched since
     /// its commit (`DeliveryHandoff`) keeps its flag, and whatever was raised on it.
@@ -30,7 +30,7 @@ public final class DispatchStopSignals: Sendable {
     var watched: [UUID] { flags.withLock { Array($0.keys) } }
 
     /// Stops the delivery of `id`, if this process has one under way.
-    public func stop(_ id: UUID, because reason: DispatchStop) {
+    package func stop(_ id: UUID, because reason: DispatchStop) {
         flags.withLock { $0[id] }?.raise(reason)
     }
 }

@@ -7,10 +7,10 @@ import Synchronization
 ///
 /// Both steps take one lock: a delivery marks its dispatches as sending only if they are not stopped,
 /// and a newer dispatch stops an older one only if it is not sending, so the two never cross.
-public final class DispatchesSending: Sendable {
+package final class DispatchesSending: Sendable {
     private let sending = Mutex<[UUID: Int]>([:])
 
-    public init() {}
+    package init() {}
 
     /// Of `ids`, those whose flag is not raised, now marked as sending (each until `end`).
     func begin(_ ids: [UUID], flag: (UUID) -> DispatchStopFlag?) -> Set<UUID> {

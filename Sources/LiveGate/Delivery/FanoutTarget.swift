@@ -2,14 +2,14 @@ import APNsCore
 
 /// One device a dispatch fans out to: a row of `activity_tokens` (update, end) or of
 /// `dispatch_targets` (start), in the order the fan-out pages through them.
-public struct FanoutTarget: Sendable, Equatable {
+package struct FanoutTarget: Sendable, Equatable {
     /// The row's id: the fan-out's keyset cursor.
-    public let cursor: Int64
-    public let token: PushToken
+    package let cursor: Int64
+    package let token: PushToken
     /// The device's user, when known: shown in the activity log.
-    public let externalID: String?
+    package let externalID: String?
 
-    public init(cursor: Int64, token: PushToken, externalID: String? = nil) {
+    package init(cursor: Int64, token: PushToken, externalID: String? = nil) {
         self.cursor = cursor
         self.token = token
         self.externalID = externalID

@@ -3,7 +3,7 @@ import APNsCore
 
 /// How one device's push ended, after any retries: what the sender's results mean for delivery,
 /// decided here and nowhere else.
-public enum PushResult: Sendable, Equatable, RetriedResult {
+package enum PushResult: Sendable, Equatable, RetriedResult {
     case delivered
     /// 410 or 400 `BadDeviceToken`: the token is dead and is removed.
     case tokenRemoved(status: Int, reason: APNsReason, invalidSinceMilliseconds: Int64?)
@@ -16,9 +16,9 @@ public enum PushResult: Sendable, Equatable, RetriedResult {
     /// The app's key cannot sign (not a P-256 PKCS#8 key): nothing was sent.
     case credentialUnusable
 
-    public typealias RetriableProblem = SendProblem
+    package typealias RetriableProblem = SendProblem
 
-    public init(finalAnswer response: APNsResponse) {
+    package init(finalAnswer response: APNsResponse) {
         switch (response.status, response.reason) {
         case (200, _):
             self = .delivered

@@ -2,7 +2,7 @@ import APNsClient
 import APNsCore
 
 /// Why a try of a push or broadcast failed in a way worth another try: 429, a 5xx, or no answer.
-public enum SendProblem: Sendable, Equatable {
+package enum SendProblem: Sendable, Equatable {
     case answered(status: Int, reason: APNsReason?)
     case unreachable(HTTP2TransportError)
 
@@ -20,7 +20,7 @@ public enum SendProblem: Sendable, Equatable {
 /// What a push or broadcast came to once `PushSending` stopped trying: made from the final answer, or
 /// given up after `attempts` tries that each met a `SendProblem`. Which answers are worth another try is
 /// decided once, here, for both; what a final answer means is each result's own.
-public protocol RetriedResult: Sendable {
+package protocol RetriedResult: Sendable {
     /// What a final answer (not a `SendProblem`) means.
     init(finalAnswer response: APNsResponse)
     /// The key cannot sign: nothing was sent.
@@ -31,7 +31,7 @@ public protocol RetriedResult: Sendable {
 extension RetriedResult {
     /// What try number `attempt` came to; nil when it is worth another try (a `SendProblem`, with tries
     /// left).
-    public init?(_ answer: APNsSendResult, attempt: Int, maximumAttempts: Int) {
+    package init?(_ answer: APNsSendResult, attempt: Int, maximumAttempts: Int) {
         if let problem = SendProblem(answer) {
             guard attempt >= maximumAttempts else { return nil }
             self = .gaveUp(attempts: attempt, lastProblem: problem)

@@ -4,18 +4,18 @@ import Hummingbird
 /// `GET /live_activity/activities/{activity_id}?app_id=…`: one activity as a resource (`ActivityView`),
 /// for a key with `live_activity.read`. An app of another workspace is answered exactly like an unknown
 /// one, and an activity nothing is known of is a 200 with nothing in it: a tag exists once it is used.
-public struct ActivityController: Sendable {
+package struct ActivityController: Sendable {
     let authenticator: APIKeyAuthenticator
     let apps: AppDirectory
     let records: any ActivityRecords
 
-    public init(authenticator: APIKeyAuthenticator, apps: AppDirectory, records: any ActivityRecords) {
+    package init(authenticator: APIKeyAuthenticator, apps: AppDirectory, records: any ActivityRecords) {
         self.authenticator = authenticator
         self.apps = apps
         self.records = records
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.group("/live_activity/activities/:activity_id")
             .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .liveActivityRead))

@@ -1,5 +1,5 @@
 /// An activity's state on one device, as ActivityKit's `ActivityState` names it and the app reports it.
-public enum ActivityDeviceState: String, Sendable, CaseIterable {
+package enum ActivityDeviceState: String, Sendable, CaseIterable {
     case active
     /// Still shown, past its stale date.
     case stale
@@ -7,8 +7,8 @@ public enum ActivityDeviceState: String, Sendable, CaseIterable {
     case dismissed
 
     /// The activity is off the device: its update token for the activity gets no more pushes.
-    public var isOver: Bool { self == .ended || self == .dismissed }
+    package var isOver: Bool { self == .ended || self == .dismissed }
 
     /// Shown on the device: a start it came from is confirmed.
-    public var isShown: Bool { !isOver }
+    package var isShown: Bool { !isOver }
 }

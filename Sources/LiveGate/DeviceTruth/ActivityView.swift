@@ -3,18 +3,18 @@ import Foundation
 
 /// One activity as `GET /live_activity/activities/{activity_id}` shows it: its devices (a page of them),
 /// counts over all of them, its broadcast channel and its recent dispatches.
-public struct ActivityView: Sendable, Equatable {
-    public var activityID: String
-    public var counts: ActivityDeviceCounts
-    public var channel: ActivityChannel?
+package struct ActivityView: Sendable, Equatable {
+    package var activityID: String
+    package var counts: ActivityDeviceCounts
+    package var channel: ActivityChannel?
     /// Ordered by device id.
-    public var devices: [ActivityDevice]
+    package var devices: [ActivityDevice]
     /// Where the next page of devices starts; nil on the last page.
-    public var nextCursor: DeviceCursor?
+    package var nextCursor: DeviceCursor?
     /// Unfinished first, then by completion, newest first.
-    public var dispatches: [DispatchRecord]
+    package var dispatches: [DispatchRecord]
 
-    public init(
+    package init(
         activityID: String, counts: ActivityDeviceCounts, channel: ActivityChannel?, devices: [ActivityDevice],
         nextCursor: DeviceCursor?, dispatches: [DispatchRecord]
     ) {
@@ -29,60 +29,60 @@ public struct ActivityView: Sendable, Equatable {
 
 /// The activity's devices counted together: every device with an update token under the tag or a state
 /// report for it.
-public struct ActivityDeviceCounts: Sendable, Equatable {
-    public var devices = 0
+package struct ActivityDeviceCounts: Sendable, Equatable {
+    package var devices = 0
     /// Devices with an update token: those a token push would go to.
-    public var withToken = 0
+    package var withToken = 0
     /// By the state each last reported; `unreported`: a token and no report.
-    public var byState: [ActivityDeviceState: Int] = [:]
-    public var unreported = 0
+    package var byState: [ActivityDeviceState: Int] = [:]
+    package var unreported = 0
     /// Devices that report following the activity's channel and show it.
-    public var channelMembers = 0
+    package var channelMembers = 0
 
-    public init() {}
+    package init() {}
 }
 
-public struct ActivityChannel: Sendable, Equatable {
-    public var id: ChannelID
+package struct ActivityChannel: Sendable, Equatable {
+    package var id: ChannelID
     /// `live`, `ending` or `gone`, as the channel routes show it.
-    public var state: String
+    package var state: String
 
-    public init(id: ChannelID, state: String) {
+    package init(id: ChannelID, state: String) {
         self.id = id
         self.state = state
     }
 }
 
 /// One device of the activity: its token, its last push, and what it last reported.
-public struct ActivityDevice: Sendable, Equatable {
-    public var deviceID: String
-    public var externalID: String?
+package struct ActivityDevice: Sendable, Equatable {
+    package var deviceID: String
+    package var externalID: String?
     /// The update token's last 8 hex digits; nil when the device has none (ended, dismissed, removed).
-    public var maskedToken: String?
-    public var registeredAt: Date?
+    package var maskedToken: String?
+    package var registeredAt: Date?
     /// When the device last registered a different token (or user); nil if never.
-    public var rotatedAt: Date?
-    public var lastPush: LastPush?
-    public var state: ActivityDeviceState?
-    public var stateReportedAt: Date?
+    package var rotatedAt: Date?
+    package var lastPush: LastPush?
+    package var state: ActivityDeviceState?
+    package var stateReportedAt: Date?
     /// The channel it reports following.
-    public var channelID: String?
+    package var channelID: String?
     /// It follows the activity's current channel and shows it: a delivered broadcast reaches it.
-    public var channelMember = false
+    package var channelMember = false
 
-    public struct LastPush: Sendable, Equatable {
-        public var dispatchID: UUID
-        public var apnsStatus: Int
-        public var at: Date
+    package struct LastPush: Sendable, Equatable {
+        package var dispatchID: UUID
+        package var apnsStatus: Int
+        package var at: Date
 
-        public init(dispatchID: UUID, apnsStatus: Int, at: Date) {
+        package init(dispatchID: UUID, apnsStatus: Int, at: Date) {
             self.dispatchID = dispatchID
             self.apnsStatus = apnsStatus
             self.at = at
         }
     }
 
-    public init(deviceID: String) {
+    package init(deviceID: String) {
         self.deviceID = deviceID
     }
 }

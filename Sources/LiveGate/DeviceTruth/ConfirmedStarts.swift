@@ -1,11 +1,11 @@
 /// The push-to-starts one SDK call confirmed on its device: for each, how long it waited from APNs's
 /// answer (from its acceptance, when the answer was not recorded yet) to the confirmation.
-public struct ConfirmedStarts: Sendable, Equatable {
-    public var waits: [Duration]
+package struct ConfirmedStarts: Sendable, Equatable {
+    package var waits: [Duration]
 
-    public init(waits: [Duration] = []) {
+    package init(waits: [Duration] = []) {
         self.waits = waits
     }
 
-    public var count: Int { waits.count }
+    package var count: Int { waits.count }
 }

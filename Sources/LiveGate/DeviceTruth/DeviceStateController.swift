@@ -5,19 +5,19 @@ import Logging
 /// `POST /live_activity/device_state`: the SDK reports an activity's state on the device (ActivityKit's
 /// `activityState`, and the channel it follows), through the same gate as `/push_token_tag`. Reports are
 /// ordered by the device's own time: an older one arriving late is answered 201 and changes nothing.
-public struct DeviceStateController: Sendable {
+package struct DeviceStateController: Sendable {
     let gate: SDKCallGate
     let states: any DeviceStateRepository
 
     /// `limits`: the same instance `PushTokenTagController` counts against.
-    public init(
+    package init(
         apps: AppDirectory, states: any DeviceStateRepository, limits: TokenTagLimits? = nil, clock: MessageClock = .system
     ) {
         self.gate = SDKCallGate(apps: apps, limits: limits, clock: clock)
         self.states = states
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.post("/live_activity/device_state", use: report)
         return routes

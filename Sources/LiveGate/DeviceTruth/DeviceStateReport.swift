@@ -2,20 +2,20 @@ import APNsCore
 import Foundation
 
 /// A validated `POST /live_activity/device_state` body: an activity's state on one device.
-public struct DeviceStateReport: Sendable, Equatable, SDKCall {
-    public var appID: String
-    public var deviceID: String
+package struct DeviceStateReport: Sendable, Equatable, SDKCall {
+    package var appID: String
+    package var deviceID: String
     /// The activity's tag: the API's `activity_id`, the tag its update token is registered under.
-    public var activityID: String
-    public var state: ActivityDeviceState
+    package var activityID: String
+    package var state: ActivityDeviceState
     /// The broadcast channel the activity follows, when it was started on one.
-    public var channelID: String?
+    package var channelID: String?
     /// The device's time of the change; nil: the time the report arrives.
-    public var reportedAt: Date?
+    package var reportedAt: Date?
     /// The user the device belongs to, when the SDK knows one: what SDK authentication checks.
-    public var externalID: String?
+    package var externalID: String?
 
-    public init(
+    package init(
         appID: String, deviceID: String, activityID: String, state: ActivityDeviceState, channelID: String? = nil,
         reportedAt: Date? = nil, externalID: String? = nil
     ) {

@@ -1,16 +1,16 @@
 /// Storage of what the SDK reports of activities on devices, and what a report changes: an ended or
 /// dismissed activity's update token retired, a shown one's push-to-starts confirmed.
-public protocol DeviceStateRepository: Sendable {
+package protocol DeviceStateRepository: Sendable {
     func report(_ report: DeviceStateReport, app: App) async throws -> DeviceStateOutcome
 }
 
 /// What one report did.
-public struct DeviceStateOutcome: Sendable, Equatable {
+package struct DeviceStateOutcome: Sendable, Equatable {
     /// False when the device had already reported a newer state: nothing changed.
-    public var applied: Bool
-    public var confirmedStarts: ConfirmedStarts
+    package var applied: Bool
+    package var confirmedStarts: ConfirmedStarts
 
-    public init(applied: Bool, confirmedStarts: ConfirmedStarts = ConfirmedStarts()) {
+    package init(applied: Bool, confirmedStarts: ConfirmedStarts = ConfirmedStarts()) {
         self.applied = applied
         self.confirmedStarts = confirmedStarts
     }

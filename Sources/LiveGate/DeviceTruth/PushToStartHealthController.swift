@@ -5,18 +5,18 @@ import Hummingbird
 /// `GET /live_activity/push_to_start_tokens?app_id=…&activity_attributes_type=…`: the health of an app's
 /// push-to-start tokens of one type (`PushToStartHealth`), for a key with `live_activity.read`. An app
 /// of another workspace is answered exactly like an unknown one.
-public struct PushToStartHealthController: Sendable {
+package struct PushToStartHealthController: Sendable {
     let authenticator: APIKeyAuthenticator
     let apps: AppDirectory
     let records: any PushToStartHealthRecords
 
-    public init(authenticator: APIKeyAuthenticator, apps: AppDirectory, records: any PushToStartHealthRecords) {
+    package init(authenticator: APIKeyAuthenticator, apps: AppDirectory, records: any PushToStartHealthRecords) {
         self.authenticator = authenticator
         self.apps = apps
         self.records = records
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.group("/live_activity/push_to_start_tokens")
             .add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .liveActivityRead))

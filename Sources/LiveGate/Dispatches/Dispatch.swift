@@ -2,26 +2,26 @@ import APNsCore
 import Foundation
 
 /// An accepted Live Activity message: what the delivery engine sends, committed before the API answers.
-public struct Dispatch: Sendable {
-    public let id: UUID
-    public let workspaceID: UUID
-    public let appID: UUID
-    public let event: LiveActivityEvent
+package struct Dispatch: Sendable {
+    package let id: UUID
+    package let workspaceID: UUID
+    package let appID: UUID
+    package let event: LiveActivityEvent
     /// The tag whose devices get an update or end; for a start, the id the new activity will carry.
-    public let activityID: String
+    package let activityID: String
     /// Update and end only: narrows the fan-out to this user's devices under the tag.
-    public let externalID: String?
+    package let externalID: String?
     /// The APNs payload, built once: every device gets these bytes.
-    public let payload: [UInt8]
-    public let priority: APNsPriority
+    package let payload: [UInt8]
+    package let priority: APNsPriority
     /// `apns-expiration`: past this, APNs stops trying.
-    public let expiresAt: Date
+    package let expiresAt: Date
     /// When it is to be sent (`send_at`); nil: as soon as it is committed.
-    public let sendAt: Date?
+    package let sendAt: Date?
     /// A start to an audience: who it goes to, found as it is delivered.
-    public let audience: DispatchAudience?
+    package let audience: DispatchAudience?
 
-    public init(
+    package init(
         id: UUID = DispatchIdentifier.make(acceptedAt: Date()), workspaceID: UUID, appID: UUID, event: LiveActivityEvent,
         activityID: String,
         externalID: String?, payload: [UInt8], priority: APNsPriority, expiresAt: Date,

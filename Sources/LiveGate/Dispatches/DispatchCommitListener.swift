@@ -4,7 +4,7 @@ import Foundation
 /// commit succeeded (never before, never after a failed one) and knows nothing of delivery: it asks for a
 /// lease to write the dispatches sent now under, so the engine need not claim them, and says what it
 /// committed and what the commit stopped.
-public protocol DispatchCommitListener: Sendable {
+package protocol DispatchCommitListener: Sendable {
     /// A lease for `count` dispatches sent now that a commit is about to write; nil: they are written
     /// pending, for a claim to find.
     func lease(for count: Int) -> CommitLease?
@@ -18,17 +18,17 @@ public protocol DispatchCommitListener: Sendable {
 }
 
 /// What a commit writes into the dispatches it writes leased: the lease a claim would have taken.
-public struct CommitLease: Sendable {
-    public let worker: String
+package struct CommitLease: Sendable {
+    package let worker: String
     /// The worker's session, as a claim records it (nil: only the lease tells when it may be taken over).
-    public let session: Int32?
-    public let lease: Duration
+    package let session: Int32?
+    package let lease: Duration
     /// The worker's session generation when it was granted: the delivery's ownership starts from it.
-    public let generation: Int?
+    package let generation: Int?
     /// How many dispatches it covers.
-    public let count: Int
+    package let count: Int
 
-    public init(worker: String, session: Int32?, lease: Duration, generation: Int?, count: Int) {
+    package init(worker: String, session: Int32?, lease: Duration, generation: Int?, count: Int) {
         self.worker = worker
         self.session = session
         self.lease = lease

@@ -9,7 +9,7 @@ import UUIDText
 /// resource. Reading takes a key that may send updates or starts, or read the activity log; cancelling
 /// takes one that may send (update or start). Another workspace's dispatch, or an id that is not a
 /// UUID, is a 404 like a missing one.
-public struct DispatchController: Sendable {
+package struct DispatchController: Sendable {
     static let readers: [APIKeyPermission] = [.liveActivityUpdate, .liveActivityStart, .messageActivityLogRead]
     static let cancellers: [APIKeyPermission] = [.liveActivityUpdate, .liveActivityStart]
 
@@ -18,13 +18,13 @@ public struct DispatchController: Sendable {
     /// This gateway's delivery engine: a cancelled dispatch being delivered here stops at once.
     let commits: (any DispatchCommitListener)?
 
-    public init(authenticator: APIKeyAuthenticator, records: any DispatchRecords, commits: (any DispatchCommitListener)?) {
+    package init(authenticator: APIKeyAuthenticator, records: any DispatchRecords, commits: (any DispatchCommitListener)?) {
         self.authenticator = authenticator
         self.records = records
         self.commits = commits
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         let path: RouterPath = "/messages/live_activity/dispatches/:dispatch_id"
         routes.group(path).add(middleware: APIKeyMiddleware(authenticator: authenticator, anyOf: Self.readers))

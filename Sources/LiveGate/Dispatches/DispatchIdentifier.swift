@@ -6,8 +6,8 @@ import UUIDText
 /// bits. Ids made close together sort together, so each commit adds to the right edge of the primary
 /// key's index instead of a random page of it, and making one reads no system file: Foundation's
 /// `UUID()` opens `/dev/urandom` for every id on Linux.
-public enum DispatchIdentifier {
-    public static func make(acceptedAt: Date) -> UUID {
+package enum DispatchIdentifier {
+    package static func make(acceptedAt: Date) -> UUID {
         var random = (UInt64(0), UInt64(0))
         let status = withUnsafeMutableBytes(of: &random) { RAND_bytes($0.baseAddress, Int32($0.count)) }
         // An id must not repeat; without entropy, stop rather than hand out colliding ones.

@@ -2,37 +2,37 @@ import APNsCore
 import Foundation
 
 /// One dispatch as its resource shows it: what was asked, where it stands, what it achieved.
-public struct DispatchRecord: Sendable, Equatable {
-    public var id: UUID
+package struct DispatchRecord: Sendable, Equatable {
+    package var id: UUID
     /// The app's `app_id` (its identifier); nil once the app was deleted.
-    public var appIdentifier: String?
-    public var activityID: String
-    public var event: LiveActivityEvent
-    public var externalID: String?
-    public var state: DispatchState
-    public var acceptedAt: Date
+    package var appIdentifier: String?
+    package var activityID: String
+    package var event: LiveActivityEvent
+    package var externalID: String?
+    package var state: DispatchState
+    package var acceptedAt: Date
     /// Nil: sent as soon as it was accepted.
-    public var sendAt: Date?
+    package var sendAt: Date?
     /// When it ended (`done`, `failed`, `superseded`, `cancelled`); nil while it may still send.
-    public var completedAt: Date?
+    package var completedAt: Date?
     /// The dispatch that superseded it, when `state` is `superseded`.
-    public var supersededBy: UUID?
-    public var devices: DeviceCounts
+    package var supersededBy: UUID?
+    package var devices: DeviceCounts
     /// A start's confirmations; nil for updates and ends.
-    public var confirmation: StartConfirmationFigures?
+    package var confirmation: StartConfirmationFigures?
     /// A start to an audience: who it was for.
-    public var audience: DispatchAudience?
+    package var audience: DispatchAudience?
 
     /// What the fan-out came to so far, device by device.
-    public struct DeviceCounts: Sendable, Equatable {
-        public var sent: Int
-        public var failed: Int
+    package struct DeviceCounts: Sendable, Equatable {
+        package var sent: Int
+        package var failed: Int
         /// Extra tries (429, 5xx, no answer), not devices.
-        public var retried: Int
+        package var retried: Int
         /// Tokens APNs called dead, removed.
-        public var removed: Int
+        package var removed: Int
 
-        public init(sent: Int, failed: Int, retried: Int, removed: Int) {
+        package init(sent: Int, failed: Int, retried: Int, removed: Int) {
             self.sent = sent
             self.failed = failed
             self.retried = retried
@@ -40,7 +40,7 @@ public struct DispatchRecord: Sendable, Equatable {
         }
     }
 
-    public init(
+    package init(
         id: UUID, appIdentifier: String?, activityID: String, event: LiveActivityEvent, externalID: String?,
         state: DispatchState, acceptedAt: Date, sendAt: Date?, completedAt: Date?, supersededBy: UUID?,
         devices: DeviceCounts, confirmation: StartConfirmationFigures? = nil, audience: DispatchAudience? = nil

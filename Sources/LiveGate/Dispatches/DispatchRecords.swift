@@ -2,7 +2,7 @@ import Foundation
 
 /// Dispatches read and cancelled through the API, always within one workspace: another workspace's
 /// dispatch is not found.
-public protocol DispatchRecords: Sendable {
+package protocol DispatchRecords: Sendable {
     func record(_ id: UUID, workspaceID: UUID) async throws -> DispatchRecord?
     /// Cancels a dispatch that has not finished: a scheduled or pending one ends at once, one being
     /// delivered is marked for its worker to stop at its next batch.
@@ -10,7 +10,7 @@ public protocol DispatchRecords: Sendable {
 }
 
 /// What a `DELETE` came to.
-public enum DispatchCancellation: Sendable, Equatable {
+package enum DispatchCancellation: Sendable, Equatable {
     /// Cancelled now; the record as it is after the cancellation.
     case cancelled(DispatchRecord)
     /// It had already ended (or was superseded): nothing changed.

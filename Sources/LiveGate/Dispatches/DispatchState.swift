@@ -1,7 +1,7 @@
 /// A dispatch's status: the one vocabulary of the API (`GET /messages/live_activity/dispatches/{id}`),
 /// the `status` column (where `scheduled` is a `pending` one with `send_at` ahead) and delivery, which
 /// ends a dispatch `done`, `failed`, `superseded` or `cancelled`.
-public enum DispatchState: String, Sendable, CaseIterable {
+package enum DispatchState: String, Sendable, CaseIterable {
     /// Accepted with a `send_at` still ahead.
     case scheduled
     /// Due, waiting for a delivery worker (or handed back to be tried again later).

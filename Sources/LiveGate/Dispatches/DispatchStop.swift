@@ -1,5 +1,5 @@
 /// Why a dispatch stops before its fan-out is over, and the status it ends with.
-public enum DispatchStop: String, Sendable, Equatable {
+package enum DispatchStop: String, Sendable, Equatable {
     /// A newer update or end covers its audience: the rest of its pushes would show an older state.
     case superseded
     /// Its `DELETE` came.

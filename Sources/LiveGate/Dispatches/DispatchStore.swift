@@ -2,7 +2,7 @@
 ///
 /// `respond` turns what was resolved into the API's answer; with an idempotency claim that answer is
 /// stored in the same transaction as the dispatch, so a retry can never see one without the other.
-public protocol DispatchStore: Sendable {
+package protocol DispatchStore: Sendable {
     func commitUpdate(
         _ dispatch: Dispatch, idempotency: IdempotencyClaim?,
         respond: @escaping @Sendable (UpdateResolution) -> StoredResponse

@@ -3,12 +3,12 @@ import Logging
 
 /// One info line per request with its outcome, and the request id echoed as `X-Request-Id` so a caller
 /// can quote it; every log line of the request carries the same id (`hb.request.id`).
-public struct AccessLogMiddleware: RouterMiddleware {
-    public typealias Context = LiveGateRequestContext
+package struct AccessLogMiddleware: RouterMiddleware {
+    package typealias Context = LiveGateRequestContext
 
-    public init() {}
+    package init() {}
 
-    public func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now

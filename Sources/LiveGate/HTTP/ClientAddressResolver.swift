@@ -4,14 +4,14 @@ import HTTPTypes
 /// Decides which address a request comes from. Without trusted proxies it is the TCP peer, so a client
 /// cannot claim another address. Behind a trusted load balancer it is the right-most `X-Forwarded-For`
 /// entry that is not itself a trusted proxy.
-public struct ClientAddressResolver: Sendable {
+package struct ClientAddressResolver: Sendable {
     let trustedProxies: [IPNetwork]
 
-    public init(trustedProxies: [IPNetwork]) {
+    package init(trustedProxies: [IPNetwork]) {
         self.trustedProxies = trustedProxies
     }
 
-    public func clientAddress(peer: IPAddress?, headers: HTTPFields) -> IPAddress? {
+    package func clientAddress(peer: IPAddress?, headers: HTTPFields) -> IPAddress? {
         guard let peer, isTrusted(peer) else { return peer }
         let forwarded = headers[values: .xForwardedFor]
             .flatMap { $0.split(separator: ",") }

@@ -6,15 +6,15 @@ import Logging
 /// 404 and 413, unknown methods (405 with `Allow`), undecodable bodies, PostgreSQL out of reach (503 with
 /// `Retry-After`), and unexpected failures (500, logged with the request id, the cause never sent
 /// to the client).
-public struct ErrorMiddleware: RouterMiddleware {
-    public typealias Context = LiveGateRequestContext
+package struct ErrorMiddleware: RouterMiddleware {
+    package typealias Context = LiveGateRequestContext
     let routes: RouteTable
 
-    public init(routes: RouteTable) {
+    package init(routes: RouteTable) {
         self.routes = routes
     }
 
-    public func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         do {

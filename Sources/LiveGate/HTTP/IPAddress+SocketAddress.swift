@@ -8,7 +8,7 @@ extension IPAddress {
     /// RFC 3493 and Linux, rather than through the `sin_addr`/`sin6_addr` members: the C struct is seen
     /// through both Glibc and NIO's own C module, and which of them the compiler credits with the members
     /// depends on the files compiled alongside: adding an unrelated file to the module broke the build.
-    public init?(_ socketAddress: SocketAddress) {
+    package init?(_ socketAddress: SocketAddress) {
         switch socketAddress {
         case .v4(let address):
             self.init(bytes: withUnsafeBytes(of: address.address) { Array($0[4..<8]) })

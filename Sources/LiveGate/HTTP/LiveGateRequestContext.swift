@@ -2,22 +2,22 @@ import Hummingbird
 import NIOCore
 
 /// Per-request state: the peer's address, the authenticated key, and the body limit in force.
-public struct LiveGateRequestContext: RequestContext {
-    public var coreContext: CoreRequestContextStorage
+package struct LiveGateRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     /// The TCP peer; nil when the request did not come over a socket (router tests).
-    public let peerAddress: IPAddress?
+    package let peerAddress: IPAddress?
     /// Set by `APIKeyMiddleware` once the bearer key checks out.
-    public var apiKey: APIKey?
+    package var apiKey: APIKey?
     /// Set by `RequestLimitsMiddleware` from the gateway's configuration.
-    public var requestBodyLimit = GatewayConfiguration.defaultMaxRequestBodyBytes
+    package var requestBodyLimit = GatewayConfiguration.defaultMaxRequestBodyBytes
     /// The address the request is treated as coming from (the peer, or a trusted proxy's client).
-    public var clientAddress: IPAddress?
+    package var clientAddress: IPAddress?
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.peerAddress = source.channel.remoteAddress.flatMap(IPAddress.init)
         self.clientAddress = self.peerAddress
     }
 
-    public var maxUploadSize: Int { requestBodyLimit }
+    package var maxUploadSize: Int { requestBodyLimit }
 }

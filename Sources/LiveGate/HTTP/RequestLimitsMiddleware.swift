@@ -6,19 +6,19 @@ import Hummingbird
 /// `Content-Length` at once and against the bytes read otherwise), JSON bodies only (415), and the
 /// client address when the peer is a trusted proxy. A method or path no route serves is the router's
 /// 405 or 404 whatever its body: the body rules are only for requests a route will read.
-public struct RequestLimitsMiddleware: RouterMiddleware {
-    public typealias Context = LiveGateRequestContext
+package struct RequestLimitsMiddleware: RouterMiddleware {
+    package typealias Context = LiveGateRequestContext
     let maxBodyBytes: Int
     let clientAddresses: ClientAddressResolver
     let routes: RouteTable?
 
-    public init(maxBodyBytes: Int, clientAddresses: ClientAddressResolver, routes: RouteTable? = nil) {
+    package init(maxBodyBytes: Int, clientAddresses: ClientAddressResolver, routes: RouteTable? = nil) {
         self.maxBodyBytes = maxBodyBytes
         self.clientAddresses = clientAddresses
         self.routes = routes
     }
 
-    public func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context

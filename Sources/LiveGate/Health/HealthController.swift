@@ -4,14 +4,14 @@ import PostgresClient
 
 /// `GET /healthz`: 200 only when PostgreSQL answers, so a load balancer stops sending traffic to an
 /// instance that cannot record dispatches; otherwise the same 503 (with `Retry-After`) the API answers.
-public struct HealthController: Sendable {
+package struct HealthController: Sendable {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.get("/healthz", use: health)
         return routes

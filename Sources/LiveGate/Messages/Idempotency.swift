@@ -1,34 +1,34 @@
 import Foundation
 
 /// An `Idempotency-Key` and a fingerprint of the request it came with.
-public struct IdempotencyClaim: Sendable, Equatable {
+package struct IdempotencyClaim: Sendable, Equatable {
     /// Keys are kept this long; after that the same key starts a new request.
-    public static let retention: Duration = .seconds(24 * 60 * 60)
-    public static let maximumKeyBytes = 255
+    package static let retention: Duration = .seconds(24 * 60 * 60)
+    package static let maximumKeyBytes = 255
 
-    public let key: String
+    package let key: String
     /// SHA-256 of method, path and body.
-    public let requestHash: [UInt8]
+    package let requestHash: [UInt8]
 
-    public init(key: String, requestHash: [UInt8]) {
+    package init(key: String, requestHash: [UInt8]) {
         self.key = key
         self.requestHash = requestHash
     }
 }
 
 /// The answer given to a request, kept so a retry with the same key gets it again.
-public struct StoredResponse: Sendable, Equatable {
-    public let status: Int
-    public let body: String
+package struct StoredResponse: Sendable, Equatable {
+    package let status: Int
+    package let body: String
 
-    public init(status: Int, body: String) {
+    package init(status: Int, body: String) {
         self.status = status
         self.body = body
     }
 }
 
 /// What committing a request under an idempotency key came to.
-public enum IdempotentOutcome: Sendable, Equatable {
+package enum IdempotentOutcome: Sendable, Equatable {
     /// Committed now; this is the answer.
     case committed(StoredResponse)
     /// The key was used before with the same request: its first answer, and nothing new was committed.

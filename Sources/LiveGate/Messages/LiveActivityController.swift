@@ -7,7 +7,7 @@ import UUIDText
 
 /// `POST /messages/live_activity/update` and `/start`: validate, build the APNs payload
 /// once, commit a dispatch, and only then answer 201.
-public struct LiveActivityController: Sendable {
+package struct LiveActivityController: Sendable {
     let authenticator: APIKeyAuthenticator
     let apps: AppDirectory
     let dispatches: any DispatchStore
@@ -21,7 +21,7 @@ public struct LiveActivityController: Sendable {
     /// A start's `segment_id` must name one; its regular expressions are checked here too.
     let segments: any SegmentStore
 
-    public init(
+    package init(
         authenticator: APIKeyAuthenticator, apps: AppDirectory, dispatches: any DispatchStore, channels: any ChannelStore,
         segments: any SegmentStore, channelRetention: Duration, clock: MessageClock = .system,
         rateLimit: RateLimitMiddleware? = nil
@@ -36,7 +36,7 @@ public struct LiveActivityController: Sendable {
         self.rateLimit = rateLimit
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         // Start and update share the workspace's one hourly limit.
         for (path, permission, handler) in [

@@ -1,16 +1,16 @@
 import Foundation
 
 /// The time a message is accepted: it becomes the payload's `timestamp`, by which devices order updates.
-public struct MessageClock: Sendable {
+package struct MessageClock: Sendable {
     /// How long APNs keeps trying: a Live Activity lives at most 8 hours, then up to 4 on the Lock
     /// Screen, so a push older than 12 hours can no longer matter.
-    public static let defaultExpiry: Duration = .seconds(12 * 60 * 60)
+    package static let defaultExpiry: Duration = .seconds(12 * 60 * 60)
 
     let now: @Sendable () -> Date
 
-    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
     }
 
-    public static let system = MessageClock()
+    package static let system = MessageClock()
 }

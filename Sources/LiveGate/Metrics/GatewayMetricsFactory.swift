@@ -6,66 +6,66 @@ import Prometheus
 /// library chose are renamed, and an HTTP method outside the standard ones is counted as `_OTHER`, so a
 /// client cannot make new series by inventing methods. Labels outside the catalog keep their own
 /// (sanitized) names, without help.
-public struct GatewayMetricsFactory: MetricsFactory {
-    public let registry: PrometheusCollectorRegistry
+package struct GatewayMetricsFactory: MetricsFactory {
+    package let registry: PrometheusCollectorRegistry
     private let definitions: [String: MetricDefinition]
     /// swift-prometheus's own buckets, for histograms outside the catalog.
     private let fallback: PrometheusMetricsFactory
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         self.definitions = Dictionary(uniqueKeysWithValues: GatewayMetrics.all.map { ($0.recordedAs, $0) })
         self.fallback = PrometheusMetricsFactory(registry: registry)
     }
 
-    public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+    package func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
         if GatewayMetrics.dropped.contains(label) { return NOOPMetricsHandler.instance }
         let (name, labels, help) = exported(label, dimensions)
         return registry.makeCounter(name: name, labels: labels, help: help)
     }
 
-    public func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
+    package func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
         if GatewayMetrics.dropped.contains(label) { return NOOPMetricsHandler.instance }
         let (name, labels, help) = exported(label, dimensions)
         return registry.makeCounter(name: name, labels: labels, help: help)
     }
 
-    public func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+    package func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
         let (name, labels, help) = exported(label, dimensions)
         guard aggregate else { return registry.makeGauge(name: name, labels: labels, help: help) }
         return registry.makeValueHistogram(
             name: name, labels: labels, buckets: fallback.defaultValueHistogramBuckets, help: help)
     }
 
-    public func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
+    package func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
         let (name, labels, help) = exported(label, dimensions)
         return registry.makeGauge(name: name, labels: labels, help: help)
     }
 
-    public func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+    package func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
         let (name, labels, help) = exported(label, dimensions)
         let buckets = definitions[label]?.buckets ?? fallback.defaultDurationHistogramBuckets
         return registry.makeDurationHistogram(name: name, labels: labels, buckets: buckets, help: help)
     }
 
-    public func destroyCounter(_ handler: any CounterHandler) {
+    package func destroyCounter(_ handler: any CounterHandler) {
         if let counter = handler as? Prometheus.Counter { registry.unregisterCounter(counter) }
     }
 
-    public func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
+    package func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
         if let counter = handler as? Prometheus.Counter { registry.unregisterCounter(counter) }
     }
 
-    public func destroyRecorder(_ handler: any RecorderHandler) {
+    package func destroyRecorder(_ handler: any RecorderHandler) {
         if let gauge = handler as? Prometheus.Gauge { registry.unregisterGauge(gauge) }
         if let histogram = handler as? ValueHistogram { registry.unregisterValueHistogram(histogram) }
     }
 
-    public func destroyMeter(_ handler: any MeterHandler) {
+    package func destroyMeter(_ handler: any MeterHandler) {
         if let gauge = handler as? Prometheus.Gauge { registry.unregisterGauge(gauge) }
     }
 
-    public func destroyTimer(_ handler: any TimerHandler) {
+    package func destroyTimer(_ handler: any TimerHandler) {
         if let histogram = handler as? DurationHistogram { registry.unregisterDurationHistogram(histogram) }
     }
 

@@ -1,20 +1,20 @@
 /// One metric as Prometheus shows it: name, type, what it means, its labels and, for a histogram, its
 /// buckets; and, for one another library records (Hummingbird, PostgresClient, APNsClient), what that
 /// library calls it and its dimensions.
-public struct MetricDefinition: Sendable {
-    public enum Kind: String, Sendable {
+package struct MetricDefinition: Sendable {
+    package enum Kind: String, Sendable {
         case counter
         case gauge
         case histogram
     }
 
-    public let name: String
-    public let kind: Kind
-    public let help: String
-    public let labels: [String]
-    public let buckets: [Duration]
+    package let name: String
+    package let kind: Kind
+    package let help: String
+    package let labels: [String]
+    package let buckets: [Duration]
     /// The swift-metrics label it is recorded under: `name` for the gateway's own metrics.
-    public let recordedAs: String
+    package let recordedAs: String
     /// The recording library's dimension names, and the label each becomes.
     let renamedDimensions: [String: String]
 

@@ -6,14 +6,14 @@ import Prometheus
 /// `GET /metrics`: the registry in Prometheus's text format (0.0.4). No API key: what it shows holds no
 /// tenant's identifiers or secrets (see `GatewayMetrics`); `LIVEGATE_METRICS_ADDRESS` moves it off the
 /// public port.
-public struct MetricsController<Context: RequestContext>: Sendable {
+package struct MetricsController<Context: RequestContext>: Sendable {
     let registry: PrometheusCollectorRegistry
 
-    public init(registry: PrometheusCollectorRegistry) {
+    package init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
     }
 
-    public var routes: RouteCollection<Context> {
+    package var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.get("/metrics") { _, _ in self.scrape() }
         return routes

@@ -9,8 +9,8 @@ import NIOConcurrencyHelpers
 /// Memory is bounded: at most `capacity` addresses are counted per minute; beyond that, further new
 /// addresses go uncounted until the minute turns (a flood from that many addresses is no longer one
 /// source, and the per-app limit still applies).
-public final class AddressRateLimiter: Sendable {
-    public static let windowSeconds: Int64 = 60
+package final class AddressRateLimiter: Sendable {
+    package static let windowSeconds: Int64 = 60
 
     /// An IPv4 address, or the first 64 bits of an IPv6 one.
     private struct Source: Hashable {
@@ -33,13 +33,13 @@ public final class AddressRateLimiter: Sendable {
     let capacity: Int
     private let window = NIOLockedValueBox(Window())
 
-    public init(limit: Int, capacity: Int = 100_000) {
+    package init(limit: Int, capacity: Int = 100_000) {
         self.limit = limit
         self.capacity = capacity
     }
 
     /// Counts one call from `address` at `now`, or refuses it.
-    public func acquire(_ address: IPAddress, now: Date) -> RateLimitDecision {
+    package func acquire(_ address: IPAddress, now: Date) -> RateLimitDecision {
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
         let minute = second - ((second % Self.windowSeconds) + Self.windowSeconds) % Self.windowSeconds
         let source = Source(address)

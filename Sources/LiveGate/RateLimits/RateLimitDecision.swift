@@ -2,15 +2,15 @@ import Foundation
 import HTTPTypes
 
 /// Whether one request fits its workspace's hourly limit, and the headers that say where it stands.
-public struct RateLimitDecision: Sendable, Equatable {
-    public let allowed: Bool
-    public let limit: Int
+package struct RateLimitDecision: Sendable, Equatable {
+    package let allowed: Bool
+    package let limit: Int
     /// Requests left this hour after this one (exact on one gateway; see `RateLimiter`).
-    public let remaining: Int
+    package let remaining: Int
     /// When the window resets: the next clock hour, UTC epoch seconds.
-    public let resetAt: Int64
+    package let resetAt: Int64
     /// Seconds until then, for a refused request.
-    public let retryAfter: Int64
+    package let retryAfter: Int64
 
     static let limitHeader = HTTPField.Name("X-RateLimit-Limit")!
     static let remainingHeader = HTTPField.Name("X-RateLimit-Remaining")!
@@ -19,7 +19,7 @@ public struct RateLimitDecision: Sendable, Equatable {
 
     /// `X-RateLimit-*` on every answer; a refusal also says when to retry (Braze's
     /// `X-RateLimit-Retry-After`, and the standard `Retry-After`).
-    public var headers: HTTPFields {
+    package var headers: HTTPFields {
         var fields: HTTPFields = [
             Self.limitHeader: String(limit), Self.remainingHeader: String(remaining), Self.resetHeader: String(resetAt),
         ]

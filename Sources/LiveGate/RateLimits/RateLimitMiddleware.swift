@@ -4,19 +4,19 @@ import Logging
 /// Counts each call of a rate-limited endpoint against its workspace's hourly limit once the
 /// key is known, before anything else is done: over the limit it is a 429 and nothing is recorded.
 /// Every answer after that, success or error, carries the `X-RateLimit-*` headers.
-public struct RateLimitMiddleware: RouterMiddleware {
-    public typealias Context = LiveGateRequestContext
+package struct RateLimitMiddleware: RouterMiddleware {
+    package typealias Context = LiveGateRequestContext
     let limiter: RateLimiter
     let limits: WorkspaceLimits
     let clock: MessageClock
 
-    public init(limiter: RateLimiter, limits: WorkspaceLimits, clock: MessageClock) {
+    package init(limiter: RateLimiter, limits: WorkspaceLimits, clock: MessageClock) {
         self.limiter = limiter
         self.limits = limits
         self.clock = clock
     }
 
-    public func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard let key = context.apiKey else { throw APIError.missingKey }

@@ -13,7 +13,7 @@ import NIOConcurrencyHelpers
 /// of what is left, and a gateway holds at most one and a half of them, so at most
 /// (gateways − 1) × 1.5 × min(maximumBlock, limit / 16) requests of a window are refused early; a
 /// gateway that stops returns what it did not spend.
-public final class RateLimiter: Sendable {
+package final class RateLimiter: Sendable {
     private struct Window {
         var start: Int64
         var limit: Int
@@ -50,7 +50,7 @@ public final class RateLimiter: Sendable {
     let spentRecheck: Duration
     private let windows = NIOLockedValueBox([UUID: Window]())
 
-    public init(
+    package init(
         store: any QuotaStore, windowSeconds: Int64 = 3600, maximumBlock: Int = 250, spentRecheck: Duration = .seconds(1)
     ) {
         self.store = store
@@ -60,7 +60,7 @@ public final class RateLimiter: Sendable {
     }
 
     /// Counts one request of `workspaceID` at `now` against `limit`, or refuses it.
-    public func acquire(workspaceID: UUID, limit: Int, now: Date) async throws -> RateLimitDecision {
+    package func acquire(workspaceID: UUID, limit: Int, now: Date) async throws -> RateLimitDecision {
         let requestWindow = windowStart(now)
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
         while true {
@@ -115,7 +115,7 @@ public final class RateLimiter: Sendable {
     }
 
     /// Returns every unspent block of the current windows to the store (when the gateway stops).
-    public func giveBackUnspent(now: Date) async {
+    package func giveBackUnspent(now: Date) async {
         let start = windowStart(now)
         let unspent = windows.withLockedValue { windows -> [(UUID, Int)] in
             defer { windows = [:] }

@@ -6,22 +6,22 @@ import HTTPTypes
 /// calls per clock minute from one client address, counted in each gateway's memory before anything
 /// else, and registrations per clock minute per app, shared by every gateway through PostgreSQL and
 /// counted once a call is valid and authenticated, just before it is stored. `0` turns a limit off.
-public struct TokenTagLimits: Sendable {
-    public struct Settings: Sendable, Equatable {
+package struct TokenTagLimits: Sendable {
+    package struct Settings: Sendable, Equatable {
         /// A stadium's worth of devices registering at kick-off, twice over (docs/operating/token-tag-limits.md).
-        public static let defaultPerApp = 600_000
+        package static let defaultPerApp = 600_000
         /// The devices a carrier-grade NAT can put behind one IPv4 address, a few registrations each.
-        public static let defaultPerAddress = 20_000
+        package static let defaultPerAddress = 20_000
 
-        public var perApp: Int
-        public var perAddress: Int
+        package var perApp: Int
+        package var perAddress: Int
 
-        public init(perApp: Int = defaultPerApp, perAddress: Int = defaultPerAddress) {
+        package init(perApp: Int = defaultPerApp, perAddress: Int = defaultPerAddress) {
             self.perApp = perApp
             self.perAddress = perAddress
         }
 
-        public static let unlimited = Settings(perApp: 0, perAddress: 0)
+        package static let unlimited = Settings(perApp: 0, perAddress: 0)
     }
 
     let settings: Settings
@@ -30,7 +30,7 @@ public struct TokenTagLimits: Sendable {
 
     /// `apps` leases each app's minute quota (`RateLimiter` with 60-second windows over
     /// `PostgresQuotaStore` over `.appMinutes`); it is not asked when `perApp` is 0.
-    public init(settings: Settings, apps: RateLimiter) {
+    package init(settings: Settings, apps: RateLimiter) {
         self.settings = settings
         self.addresses = settings.perAddress > 0 ? AddressRateLimiter(limit: settings.perAddress) : nil
         self.apps = apps

@@ -2,9 +2,9 @@ import Foundation
 
 /// Each workspace's hourly limit of one kind, through the same short-lived cache as keys and apps: a
 /// changed limit (`livegate workspace set-rate-limit`) is seen within that time.
-public struct WorkspaceLimits: Sendable {
+package struct WorkspaceLimits: Sendable {
     /// Which of a workspace's hourly limits.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// Shared by the message endpoints (`start`, `update`).
         case messages
         /// `/users/track`'s own.
@@ -23,14 +23,14 @@ public struct WorkspaceLimits: Sendable {
     let kind: Kind
     private let cache: ExpiringCache<UUID, Int>
 
-    public init(repository: any TenancyRepository, kind: Kind = .messages, cacheTimeToLive: Duration = .zero) {
+    package init(repository: any TenancyRepository, kind: Kind = .messages, cacheTimeToLive: Duration = .zero) {
         self.repository = repository
         self.kind = kind
         self.cache = ExpiringCache(timeToLive: cacheTimeToLive)
     }
 
     /// Nil when the workspace is gone.
-    public func limit(for workspaceID: UUID) async throws -> Int? {
+    package func limit(for workspaceID: UUID) async throws -> Int? {
         let kind = kind
         return try await cache.value(for: workspaceID) {
             guard let workspace = try await repository.workspace(id: workspaceID) else { return nil }

@@ -1,8 +1,8 @@
 /// A public key given for SDK authentication could not be used. The message says what to give instead
 /// and never repeats the key.
-public struct SDKAuthKeyError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SDKAuthKeyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is. New codes may be added, so switch over them with a default.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable {
             case unreadable
             case notPublic
@@ -16,22 +16,22 @@ public struct SDKAuthKeyError: Error, Sendable, Equatable, CustomStringConvertib
         }
 
         /// Not one `-----BEGIN PUBLIC KEY-----` PEM block OpenSSL can read.
-        public static let unreadable = Code(.unreadable)
+        package static let unreadable = Code(.unreadable)
         /// A private key or a certificate, where only the public key belongs.
-        public static let notPublic = Code(.notPublic)
+        package static let notPublic = Code(.notPublic)
         /// A public key of a type or size JWTs here are not checked with.
-        public static let unsupportedKey = Code(.unsupportedKey)
+        package static let unsupportedKey = Code(.unsupportedKey)
 
-        public var description: String { base.rawValue }
+        package var description: String { base.rawValue }
     }
 
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -5,19 +5,19 @@ import Foundation
 /// to 8192 bits (RS256), read from a SubjectPublicKeyInfo PEM. The `EVP_PKEY` is owned here and freed
 /// once, in `deinit`; it is never changed after loading and each check uses its own context, so one key
 /// checks tokens from several threads.
-public final class SDKAuthPublicKey: @unchecked Sendable {
-    public static let rsaBits = 2048...8192
+package final class SDKAuthPublicKey: @unchecked Sendable {
+    package static let rsaBits = 2048...8192
 
     private let key: OpaquePointer
-    public let algorithm: SDKAuthAlgorithm
-    public let bits: Int
+    package let algorithm: SDKAuthAlgorithm
+    package let bits: Int
     /// The key as OpenSSL writes it back: what is stored, whatever the file around it looked like.
-    public let pem: String
+    package let pem: String
     /// SHA-256 of the DER SubjectPublicKeyInfo, in hex: what
     /// `openssl pkey -pubin -in key.pem -outform DER | openssl dgst -sha256` prints.
-    public let fingerprint: String
+    package let fingerprint: String
 
-    public init(pem text: String) throws(SDKAuthKeyError) {
+    package init(pem text: String) throws(SDKAuthKeyError) {
         try Self.checkShape(text)
         let bytes = Array(text.utf8)
         let read: OpaquePointer? = bytes.withUnsafeBytes { raw in
@@ -45,7 +45,7 @@ public final class SDKAuthPublicKey: @unchecked Sendable {
 
     /// True when `signature` is this key's `algorithm` signature of `message`. An ES256 signature is
     /// JOSE's 64-byte r‖s, turned into the DER OpenSSL checks.
-    public func verify(signature: [UInt8], of message: [UInt8]) -> Bool {
+    package func verify(signature: [UInt8], of message: [UInt8]) -> Bool {
         let checked: [UInt8]
         switch algorithm {
         case .es256:

@@ -5,7 +5,7 @@ extension SDKAuthentication {
     /// Checks an SDK authentication JWT and returns its `sub`: signed with `alg` by one of the app's
     /// keys of that type, `exp` present and not past, `nbf` and `iat` (when present) not ahead, each
     /// within `clockLeeway`. The signature is checked before any claim is believed.
-    public func verify(token text: String, now: Date) throws(SDKTokenError) -> String {
+    package func verify(token text: String, now: Date) throws(SDKTokenError) -> String {
         let token = try SDKToken.parse(text)
         let candidates = keys.filter { $0.algorithm == token.algorithm }
         guard !candidates.isEmpty else {

@@ -2,7 +2,7 @@ import Foundation
 
 extension Date {
     /// The wall-clock instant `duration` later: `Date` stays the type of instants, `Duration` of spans.
-    public static func + (date: Date, duration: Duration) -> Date {
+    package static func + (date: Date, duration: Duration) -> Date {
         date.addingTimeInterval(duration.inSeconds)
     }
 }

@@ -11,14 +11,14 @@ import Logging
 /// The difference is when metadata is rendered: `StreamLogHandler` renders on every metadata change,
 /// and every request sets some (its id, its API key), so it paid a rendering per request even with
 /// nothing logged. This handler renders only when a line is actually written.
-public struct LineLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct LineLogHandler: LogHandler {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let write: @Sendable (String) -> Void
 
-    public init(
+    package init(
         label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider,
         write: @escaping @Sendable (String) -> Void = LineLogHandler.writeToStandardError
     ) {
@@ -27,12 +27,12 @@ public struct LineLogHandler: LogHandler {
         self.write = write
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let explicit = event.metadata { merged.merge(explicit) { $1 } }
@@ -41,7 +41,7 @@ public struct LineLogHandler: LogHandler {
         write("\(Self.timestamp()) \(event.level) \(label):\(rendered) [\(event.source)] \(event.message)\n")
     }
 
-    @Sendable public static func writeToStandardError(_ line: String) {
+    @Sendable package static func writeToStandardError(_ line: String) {
         // One write(2) per line, so lines from concurrent requests do not interleave.
         var line = line
         line.withUTF8 { bytes in

@@ -2,36 +2,36 @@ import APNsClient
 import Foundation
 
 /// An iOS app whose Live Activities a workspace drives.
-public struct App: Sendable, Equatable {
-    public let id: UUID
-    public let workspaceID: UUID
+package struct App: Sendable, Equatable {
+    package let id: UUID
+    package let workspaceID: UUID
     /// Braze's "app API identifier": the `app_id` every request carries.
-    public let identifier: String
-    public let name: String
-    public let bundleID: String
-    public let endpoint: APNsEndpoint
+    package let identifier: String
+    package let name: String
+    package let bundleID: String
+    package let endpoint: APNsEndpoint
     /// Where the app's broadcast channels are managed when not the endpoint's own management host
     /// (`--apns-channels-endpoint`); nil for the default.
-    public let channelsEndpointURL: String?
+    package let channelsEndpointURL: String?
     /// Nil for an app created without a signing key; its pushes are logged as "No push credential".
-    public let credentials: APNsCredentials?
+    package let credentials: APNsCredentials?
     /// Whether `/push_token_tag` calls naming a user must carry a JWT the customer's server signed.
-    public let sdkAuthentication: SDKAuthentication
-    public let createdAt: Date
+    package let sdkAuthentication: SDKAuthentication
+    package let createdAt: Date
 
     /// Where and as whom the app's pushes go; nil when it has no signing key.
-    public var destination: APNsDestination? {
+    package var destination: APNsDestination? {
         credentials.map { APNsDestination(endpoint: endpoint, bundleID: bundleID, credentials: $0) }
     }
 
     /// The endpoint with the app's own channels endpoint, if it has one, as its management host.
-    public var channelsEndpoint: APNsEndpoint {
+    package var channelsEndpoint: APNsEndpoint {
         // The URL was validated when stored; an unusable one falls back to the default host.
         channelsEndpointURL.flatMap { endpoint.managed(at: $0) } ?? endpoint
     }
 
     /// Where and as whom the app's channels are managed; nil when it has no signing key.
-    public var channelDestination: APNsDestination? {
+    package var channelDestination: APNsDestination? {
         credentials.map { APNsDestination(endpoint: channelsEndpoint, bundleID: bundleID, credentials: $0) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// and apps change rarely. Concurrent lookups of one identifier share a query, and identifiers missing
 /// from a snapshot of every app's (`KnownAppIdentifiers`) cost a bounded number of queries a second, so
 /// made-up ids do not cost a query each; an app is found as soon as it exists.
-public struct AppDirectory: Sendable {
+package struct AppDirectory: Sendable {
     let repository: any TenancyRepository
     private let cache: ExpiringCache<String, App>
     private let known: KnownAppIdentifiers
@@ -14,7 +14,7 @@ public struct AppDirectory: Sendable {
     /// `knownAppCapacity`: with more apps than this, no snapshot is kept (each unknown id is looked up).
     /// `missLookupsPerSecond` and `minimumReloadInterval`: what an identifier missing from the snapshot
     /// may cost, as `KnownAppIdentifiers` describes.
-    public init(
+    package init(
         repository: any TenancyRepository, cacheTimeToLive: Duration = .zero, knownAppCapacity: Int = 100_000,
         missLookupsPerSecond: Int = 50, minimumReloadInterval: Duration = .seconds(1)
     ) {
@@ -26,7 +26,7 @@ public struct AppDirectory: Sendable {
         ) { try await repository.appIdentifiers(limit: $0) }
     }
 
-    public func app(identifier: String) async throws -> App? {
+    package func app(identifier: String) async throws -> App? {
         if let cached = cache.value(for: identifier) { return cached }
         if await known.answer(for: identifier) == .unknown { return nil }
         let repository = repository
@@ -37,7 +37,7 @@ public struct AppDirectory: Sendable {
 
     /// The app only if it belongs to `workspaceID`: another workspace's app is answered exactly like one
     /// that does not exist, so a key learns nothing about other tenants.
-    public func app(identifier: String, inWorkspace workspaceID: UUID) async throws -> App? {
+    package func app(identifier: String, inWorkspace workspaceID: UUID) async throws -> App? {
         try await app(identifier: identifier).flatMap { $0.workspaceID == workspaceID ? $0 : nil }
     }
 }

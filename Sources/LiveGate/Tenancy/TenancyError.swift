@@ -1,7 +1,7 @@
 /// A tenancy operation that could not be done, with a message for a person.
-public struct TenancyError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TenancyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is. New codes may be added, so switch over them with a default.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable {
             case workspaceNotFound
             case appIdentifierTaken
@@ -14,20 +14,20 @@ public struct TenancyError: Error, Sendable, Equatable, CustomStringConvertible 
             self.base = base
         }
 
-        public static let workspaceNotFound = Code(.workspaceNotFound)
-        public static let appIdentifierTaken = Code(.appIdentifierTaken)
-        public static let invalidValue = Code(.invalidValue)
+        package static let workspaceNotFound = Code(.workspaceNotFound)
+        package static let appIdentifierTaken = Code(.appIdentifierTaken)
+        package static let invalidValue = Code(.invalidValue)
 
-        public var description: String { base.rawValue }
+        package var description: String { base.rawValue }
     }
 
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

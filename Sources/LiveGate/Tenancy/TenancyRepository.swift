@@ -2,7 +2,7 @@ import APNsClient
 import Foundation
 
 /// Storage of workspaces and apps.
-public protocol TenancyRepository: Sendable {
+package protocol TenancyRepository: Sendable {
     func createWorkspace(name: String, rateLimitPerHour: Int) async throws -> Workspace
     func workspace(id: UUID) async throws -> Workspace?
     func setRateLimit(workspaceID: UUID, rateLimitPerHour: Int) async throws -> Bool
@@ -29,7 +29,7 @@ public protocol TenancyRepository: Sendable {
 }
 
 extension TenancyRepository {
-    public func createApp(
+    package func createApp(
         workspaceID: UUID, name: String, identifier: String?, bundleID: String, endpoint: APNsEndpoint,
         credentials: APNsCredentials?
     ) async throws -> App {

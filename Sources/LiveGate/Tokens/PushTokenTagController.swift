@@ -5,20 +5,20 @@ import Logging
 /// `POST /push_token_tag`: where the SDK reports update and push-to-start tokens, through the SDK's
 /// gate (app, abuse limits, SDK authentication). An update token arriving under an activity id also
 /// confirms the push-to-starts of that activity sent to the device.
-public struct PushTokenTagController: Sendable {
+package struct PushTokenTagController: Sendable {
     let gate: SDKCallGate
     let tokens: any TokenRegistry
 
     /// `limits` nil: no abuse limits. Share one `TokenTagLimits` with `DeviceStateController`: the SDK's
     /// routes count against the same limits.
-    public init(
+    package init(
         apps: AppDirectory, tokens: any TokenRegistry, limits: TokenTagLimits? = nil, clock: MessageClock = .system
     ) {
         self.gate = SDKCallGate(apps: apps, limits: limits, clock: clock)
         self.tokens = tokens
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.post("/push_token_tag", use: register)
         return routes

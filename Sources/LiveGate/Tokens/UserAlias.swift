@@ -1,9 +1,9 @@
 /// A Braze user alias: a name under a label, for users known before (or without) an external id.
-public struct UserAlias: Sendable, Hashable {
-    public let label: String
-    public let name: String
+package struct UserAlias: Sendable, Hashable {
+    package let label: String
+    package let name: String
 
-    public init(label: String, name: String) {
+    package init(label: String, name: String) {
         self.label = label
         self.name = name
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one attribute of a `/users/track` object asks for, as Braze reads it.
-public enum CustomAttributeChange: Sendable, Equatable {
+package enum CustomAttributeChange: Sendable, Equatable {
     case string(String)
     case number(Double)
     case boolean(Bool)

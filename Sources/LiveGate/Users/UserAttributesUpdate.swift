@@ -1,18 +1,18 @@
 /// One valid object of `/users/track`'s `attributes`: which user, and what changes.
-public struct UserAttributesUpdate: Sendable, Equatable {
-    public var user: UserReference
+package struct UserAttributesUpdate: Sendable, Equatable {
+    package var user: UserReference
     /// Braze's `_update_existing_only`: an unknown user is skipped instead of created.
-    public var updateExistingOnly: Bool
+    package var updateExistingOnly: Bool
     /// By attribute name, in the order given.
-    public var changes: [(name: String, change: CustomAttributeChange)]
+    package var changes: [(name: String, change: CustomAttributeChange)]
 
-    public init(user: UserReference, updateExistingOnly: Bool = false, changes: [(name: String, change: CustomAttributeChange)]) {
+    package init(user: UserReference, updateExistingOnly: Bool = false, changes: [(name: String, change: CustomAttributeChange)]) {
         self.user = user
         self.updateExistingOnly = updateExistingOnly
         self.changes = changes
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.user == rhs.user && lhs.updateExistingOnly == rhs.updateExistingOnly
             && lhs.changes.elementsEqual(rhs.changes) { $0.name == $1.name && $0.change == $1.change }
     }

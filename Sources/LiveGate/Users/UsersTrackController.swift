@@ -6,18 +6,18 @@ import Hummingbird
 /// against the workspace's hourly limit like the message calls. Unknown users are created; `events`
 /// and `purchases` are refused. 201 with Braze's `attributes_processed`; an object that cannot be
 /// applied makes it a 400 listing each such object in Braze's error shape, with nothing stored.
-public struct UsersTrackController: Sendable {
+package struct UsersTrackController: Sendable {
     let authenticator: APIKeyAuthenticator
     let attributes: any UserAttributesStore
     let rateLimit: RateLimitMiddleware?
 
-    public init(authenticator: APIKeyAuthenticator, attributes: any UserAttributesStore, rateLimit: RateLimitMiddleware? = nil) {
+    package init(authenticator: APIKeyAuthenticator, attributes: any UserAttributesStore, rateLimit: RateLimitMiddleware? = nil) {
         self.authenticator = authenticator
         self.attributes = attributes
         self.rateLimit = rateLimit
     }
 
-    public var routes: RouteCollection<LiveGateRequestContext> {
+    package var routes: RouteCollection<LiveGateRequestContext> {
         let routes = RouteCollection(context: LiveGateRequestContext.self)
         routes.group("/users/track").add(middleware: APIKeyMiddleware(authenticator: authenticator, permission: .usersTrack))
             .add(rateLimit: rateLimit).post(use: track)

@@ -4,27 +4,27 @@ import PostgresClient
 
 /// Everything `livegate serve` runs on, read from the environment in one place (docs/configuration.md):
 /// each setting is read once, here, with its one default, and handed to whatever uses it.
-public struct GatewaySettings: Sendable {
+package struct GatewaySettings: Sendable {
     /// The HTTP side; `http.metrics` is filled in by `Gateway.build` from `metricsAddress`.
-    public var http: GatewayConfiguration
+    package var http: GatewayConfiguration
     /// `GET /metrics` served at all (`LIVEGATE_METRICS`), and where (nil: on the gateway's port).
-    public var metricsEnabled: Bool
-    public var metricsAddress: (host: String, port: Int)?
+    package var metricsEnabled: Bool
+    package var metricsAddress: (host: String, port: Int)?
     /// How often the backlog gauges are read from PostgreSQL.
-    public var metricsRefresh: Duration
-    public var database: PostgresConfiguration
+    package var metricsRefresh: Duration
+    package var database: PostgresConfiguration
     /// The APNs connections.
-    public var transport: HTTP2ClientConfiguration
+    package var transport: HTTP2ClientConfiguration
     /// Delivery runs in this process (off: the gateway only accepts; another one delivers).
-    public var deliveryEnabled: Bool
-    public var delivery: DeliverySettings
-    public var dispatchCommit: DispatchCommitSettings
-    public var activityLog: ActivityLogSettings
+    package var deliveryEnabled: Bool
+    package var delivery: DeliverySettings
+    package var dispatchCommit: DispatchCommitSettings
+    package var activityLog: ActivityLogSettings
     /// How long after a push-to-start finished its devices have to confirm it (`UnconfirmedStarts`).
-    public var startConfirmWindow: Duration
+    package var startConfirmWindow: Duration
 
     /// `host` and `port`, when given (command-line flags), win over `LIVEGATE_HOST` and `LIVEGATE_PORT`.
-    public init(_ reader: SettingsReader = SettingsReader(), host: String? = nil, port: Int? = nil) throws {
+    package init(_ reader: SettingsReader = SettingsReader(), host: String? = nil, port: Int? = nil) throws {
         let lookupCacheTimeToLive = try reader.duration(
             "LIVEGATE_LOOKUP_CACHE_SECONDS", default: 5, range: 0...3600, unit: .seconds(1))
         let channelRetention = try reader.duration(

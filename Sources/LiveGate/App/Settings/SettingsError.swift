@@ -1,8 +1,8 @@
 /// A setting the environment gives that cannot be used: which one, and what it takes.
-public struct SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
+package struct SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

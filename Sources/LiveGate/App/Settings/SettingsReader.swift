@@ -4,22 +4,22 @@ import PostgresClient
 
 /// Reads settings from environment variables (docs/configuration.md): unset or empty means the default;
 /// anything else must be valid, or the read fails with a `SettingsError` naming the variable.
-public struct SettingsReader: Sendable {
-    public let values: [String: String]
+package struct SettingsReader: Sendable {
+    package let values: [String: String]
 
-    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
         self.values = values
     }
 
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         values[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    public func logLevel() -> Logger.Level {
+    package func logLevel() -> Logger.Level {
         self["LIVEGATE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .info
     }
 
-    public func database() throws -> PostgresConfiguration {
+    package func database() throws -> PostgresConfiguration {
         guard let url = self["DATABASE_URL"] else {
             throw SettingsError("DATABASE_URL is not set: give a libpq connection string or a postgres:// URI")
         }
@@ -27,7 +27,7 @@ public struct SettingsReader: Sendable {
             connectionString: url, maximumConnections: try integer("LIVEGATE_DB_POOL_SIZE", default: 10, range: 1...500))
     }
 
-    public func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+    package func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = self[name] else { return value }
         guard let parsed = Int(text), range.contains(parsed) else {
             throw SettingsError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -36,12 +36,12 @@ public struct SettingsReader: Sendable {
     }
 
     /// A whole number of `unit`s (`LIVEGATE_…_SECONDS` in `.seconds(1)`) as a `Duration`.
-    public func duration(_ name: String, default value: Int, range: ClosedRange<Int>, unit: Duration) throws -> Duration {
+    package func duration(_ name: String, default value: Int, range: ClosedRange<Int>, unit: Duration) throws -> Duration {
         unit * (try integer(name, default: value, range: range))
     }
 
     /// `on`/`off` (or true/false, 1/0).
-    public func `switch`(_ name: String, default value: Bool) throws -> Bool {
+    package func `switch`(_ name: String, default value: Bool) throws -> Bool {
         switch self[name]?.lowercased() {
         case nil: return value
         case "on", "true", "1": return true
@@ -51,7 +51,7 @@ public struct SettingsReader: Sendable {
     }
 
     /// `host:port` (`[::1]:9464` for IPv6); nil when unset.
-    public func address(_ name: String) throws -> (host: String, port: Int)? {
+    package func address(_ name: String) throws -> (host: String, port: Int)? {
         guard let text = self[name] else { return nil }
         let problem = SettingsError("\(name) must be host:port, such as 127.0.0.1:9464 or [::1]:9464")
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
@@ -63,7 +63,7 @@ public struct SettingsReader: Sendable {
         return (String(host), port)
     }
 
-    public func networks(_ name: String) throws -> [IPNetwork] {
+    package func networks(_ name: String) throws -> [IPNetwork] {
         guard let text = self[name] else { return [] }
         return try text.split(separator: ",").map { entry in
             let trimmed = entry.trimmingCharacters(in: .whitespaces)

@@ -5,10 +5,10 @@ import PostgresClient
 /// Dispatch records in PostgreSQL. The API's status is derived in SQL from the stored one: a pending
 /// dispatch whose `send_at` is ahead is `scheduled`, and one still being delivered after it was
 /// superseded or cancelled already shows so (its worker stops at its next batch).
-public struct PostgresDispatchRecords: DispatchRecords {
+package struct PostgresDispatchRecords: DispatchRecords {
     let pool: PostgresConnectionPool
 
-    public init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool) {
         self.pool = pool
     }
 
@@ -44,11 +44,11 @@ public struct PostgresDispatchRecords: DispatchRecords {
         WHERE d.id = $1 AND d.workspace_id = $2
         """
 
-    public func record(_ id: UUID, workspaceID: UUID) async throws -> DispatchRecord? {
+    package func record(_ id: UUID, workspaceID: UUID) async throws -> DispatchRecord? {
         try await pool.query(Self.select, [id, workspaceID]).first.map(Self.record(from:))
     }
 
-    public func cancel(_ id: UUID, workspaceID: UUID) async throws -> DispatchCancellation {
+    package func cancel(_ id: UUID, workspaceID: UUID) async throws -> DispatchCancellation {
         try await pool.withConnection { connection in
             // A pending (or scheduled) dispatch ends here; one being delivered keeps its status until its
             // worker stops, which ends it as 'cancelled'.

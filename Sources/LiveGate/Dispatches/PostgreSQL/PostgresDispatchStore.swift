@@ -7,7 +7,7 @@ import PostgresClient
 /// commit; everything else (a start to an audience among them) commits in a transaction of its own.
 /// Once a commit has succeeded (never before, never after a failed one) the store tells its listener
 /// (this gateway's delivery engine) what it wrote and what it superseded.
-public final class PostgresDispatchStore: DispatchStore {
+package final class PostgresDispatchStore: DispatchStore {
     let pool: PostgresConnectionPool
     private let updates: GroupCommitQueue<Dispatch, UpdateResolution>
     private let starts: GroupCommitQueue<PendingStart, StartResolution>
@@ -15,7 +15,7 @@ public final class PostgresDispatchStore: DispatchStore {
     private let supersedes: Bool
 
     /// `listener`: told of every commit; nil when no delivery engine runs beside the store.
-    public init(
+    package init(
         pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), listener: (any DispatchCommitListener)? = nil
     ) {
         self.pool = pool
@@ -30,7 +30,7 @@ public final class PostgresDispatchStore: DispatchStore {
         }
     }
 
-    public func commitUpdate(
+    package func commitUpdate(
         _ dispatch: Dispatch, idempotency: IdempotencyClaim?,
         respond: @escaping @Sendable (UpdateResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
@@ -64,7 +64,7 @@ public final class PostgresDispatchStore: DispatchStore {
         listener?.stopped(resolution.supersededDispatches, because: .superseded)
     }
 
-    public func commitStart(
+    package func commitStart(
         _ dispatch: Dispatch, targeting: StartTargeting, idempotency: IdempotencyClaim?,
         respond: @escaping @Sendable (StartResolution) -> StoredResponse
     ) async throws -> IdempotentOutcome {
