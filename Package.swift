@@ -153,6 +153,7 @@ let package = Package(
             name: "LiveGateCLI",
             dependencies: [
                 "UUIDText",
+                "APNsCore",
                 "LiveGate",
                 "APNsClient",
                 "APNsSimulator",
@@ -181,6 +182,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "PostgresClient",
+                "APNsCore",
                 "LiveGate",
                 "APNsClient",
                 "APNsSimulator",

@@ -1,4 +1,5 @@
 import APNsClient
+import APNsCore
 import ArgumentParser
 import Foundation
 import LiveGate

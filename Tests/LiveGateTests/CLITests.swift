@@ -1,4 +1,5 @@
 import APNsClient
+import APNsCore
 import Foundation
 import LiveGate
 import PostgresClient

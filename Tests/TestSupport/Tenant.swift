@@ -1,4 +1,5 @@
 import APNsClient
+import APNsCore
 import LiveGate
 
 /// A workspace with one app and a key: what most tests need before their first call.

@@ -1,4 +1,5 @@
 import APNsClient
+import APNsCore
 
 /// Sends a batch of one app's pushes (or one broadcast) through the sender, under the process-wide
 /// in-flight limit, and retries in place what APNs says may be retried (429, 5xx, no answer) with backoff

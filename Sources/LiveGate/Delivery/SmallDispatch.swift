@@ -1,4 +1,5 @@
 import APNsClient
+import APNsCore
 import Foundation
 
 /// A claimed dispatch the small-dispatch path delivers: all of its devices (a few), known at the claim,

@@ -1,4 +1,5 @@
 import APNsClient
+import APNsCore
 import Foundation
 
 /// An iOS app whose Live Activities a workspace drives.

@@ -1,4 +1,5 @@
 import APNsClient
+import APNsCore
 import Foundation
 
 /// Storage of workspaces and apps.

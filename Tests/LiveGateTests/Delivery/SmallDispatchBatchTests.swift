@@ -1,4 +1,5 @@
 import APNsClient
+import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
