@@ -25,7 +25,8 @@ package func buildRouter(
             maxBodyBytes: configuration.maxRequestBodyBytes,
             clientAddresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies), routes: routeTable))
 
-    router.addRoutes(HealthController(pool: dependencies.pool).routes)
+    let pool = dependencies.pool
+    router.addRoutes(HealthController(checkDatabase: { _ = try await pool.query("SELECT 1") }).routes)
     if let metrics = configuration.metrics, metrics.address == nil {
         router.addRoutes(MetricsController(registry: metrics.registry).routes)
     }

@@ -2,7 +2,6 @@ import APNsClient
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import PostgresClient
 import ServiceLifecycle
 import UUIDText
 

@@ -1,7 +1,6 @@
 import APNsClient
 import APNsCore
 import Foundation
-import PostgresClient
 import UUIDText
 
 /// The activity log entries delivery writes, worded for the person reading the log.

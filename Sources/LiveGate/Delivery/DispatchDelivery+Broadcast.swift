@@ -2,7 +2,6 @@ import APNsClient
 import APNsCore
 import Foundation
 import Logging
-import PostgresClient
 import UUIDText
 
 extension DispatchDelivery {

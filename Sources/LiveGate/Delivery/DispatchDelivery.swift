@@ -3,7 +3,6 @@ import APNsCore
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import PostgresClient
 import UUIDText
 
 /// Delivers one claimed dispatch: checks the app can send, pages through its devices, sends each page's

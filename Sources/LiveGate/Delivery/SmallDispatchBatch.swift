@@ -2,7 +2,6 @@ import APNsClient
 import APNsCore
 import Foundation
 import Logging
-import PostgresClient
 import UUIDText
 
 /// Delivers many small dispatches together: their pushes go out as one batch per app (one hand-over to

@@ -2,7 +2,6 @@ import APNsCore
 import Foundation
 import Hummingbird
 import Logging
-import PostgresClient
 import UUIDText
 
 /// `GET` and `DELETE /messages/live_activity/dispatches/{dispatch_id}`: an accepted message as a

@@ -1,7 +1,6 @@
 import APNsCore
 import CivilTime
 import Foundation
-import PostgresClient
 import UUIDText
 
 /// The JSON of a dispatch resource. Absent values are `null`, so every body has the same keys; times

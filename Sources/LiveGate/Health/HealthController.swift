@@ -1,14 +1,14 @@
 import Hummingbird
 import Logging
-import PostgresClient
 
-/// `GET /healthz`: 200 only when PostgreSQL answers, so a load balancer stops sending traffic to an
-/// instance that cannot record dispatches; otherwise the same 503 (with `Retry-After`) the API answers.
+/// `GET /healthz`: 200 only when the database answers (`checkDatabase` returns), so a load balancer stops
+/// sending traffic to an instance that cannot record dispatches; otherwise the same 503 (with
+/// `Retry-After`) the API answers.
 package struct HealthController: Sendable {
-    let pool: PostgresConnectionPool
+    let checkDatabase: @Sendable () async throws -> Void
 
-    package init(pool: PostgresConnectionPool) {
-        self.pool = pool
+    package init(checkDatabase: @escaping @Sendable () async throws -> Void) {
+        self.checkDatabase = checkDatabase
     }
 
     package var routes: RouteCollection<LiveGateRequestContext> {
@@ -24,7 +24,7 @@ package struct HealthController: Sendable {
 
     @Sendable func health(_ request: Request, context: LiveGateRequestContext) async throws -> Health {
         do {
-            try await pool.query("SELECT 1")
+            try await checkDatabase()
             return Health(status: "ok", database: "ok")
         } catch {
             context.logger.warning("health check: database unavailable", metadata: ["error": "\(error)"])

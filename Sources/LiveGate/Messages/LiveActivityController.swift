@@ -2,7 +2,6 @@ import APNsCore
 import Foundation
 import Hummingbird
 import Logging
-import PostgresClient
 import UUIDText
 
 /// `POST /messages/live_activity/update` and `/start`: validate, build the APNs payload

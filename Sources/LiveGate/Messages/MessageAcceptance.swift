@@ -3,7 +3,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import PostgresClient
 import UUIDText
 
 /// The `201` of an accepted message: `{"dispatch_id": ..., "errors": [...], "message": "success",
