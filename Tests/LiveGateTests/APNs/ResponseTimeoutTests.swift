@@ -15,15 +15,17 @@ import Testing
 struct ResponseTimeoutTests {
     typealias Faults = APNsSimulatorFaultTests
 
-    /// One connection, a 1 s timeout: the slow push's answer comes after 3 s while quick pushes, sent
-    /// one after another, are answered on the same connection meanwhile.
+    /// One connection, a 3 s timeout: the slow push's answer comes after 6 s while quick pushes, sent
+    /// one after another, are answered on the same connection meanwhile. The timeout is 30 times the
+    /// quick pushes' spacing, so a machine that stalls the test, the client or the simulator for a
+    /// second or two (a loaded CI machine does) still sees the connection answering.
     @Test func aLateAnswerOnAConnectionThatKeepsAnsweringIsWaitedFor() async throws {
-        let transport = HTTP2ClientConfiguration(responseTimeout: .seconds(1), maximumConnectionsPerHost: 1)
+        let transport = HTTP2ClientConfiguration(responseTimeout: .seconds(3), maximumConnectionsPerHost: 1)
         try await Faults.withSimulator(transport: transport) { simulator, app, sender, _ in
             let destination = try #require(app.destination)
             #expect(Faults.isDelivered(await sender.send(Faults.push(0), to: destination)))
             let slow = Faults.push(1)
-            simulator.setBehavior(.delay(milliseconds: 3_000), for: slow.deviceToken.hex)
+            simulator.setBehavior(.delay(milliseconds: 6_000), for: slow.deviceToken.hex)
             let answered = Mutex(false)
             let slowTask = Task {
                 defer { answered.withLock { $0 = true } }
