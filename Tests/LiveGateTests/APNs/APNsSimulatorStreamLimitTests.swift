@@ -122,10 +122,11 @@ struct APNsSimulatorStreamLimitTests {
     }
 
     /// A push that waits for a stream is not timed while it waits: with one stream, answers after 200 ms
-    /// and a 2 s response timeout, 30 pushes queue for 6 s and are all delivered, each once. A push
-    /// whose own answer takes longer than the timeout still times out, and frees its stream.
+    /// and a 3 s response timeout (15 answers' worth, so a stalled machine does not trip it), 30 pushes
+    /// queue for 6 s and are all delivered, each once. A push whose own answer takes longer than the
+    /// timeout still times out, and frees its stream.
     @Test func waitingForAStreamDoesNotCountTowardsTheResponseTimeout() async throws {
-        let transport = HTTP2ClientConfiguration(responseTimeout: .seconds(2), maximumConnectionsPerHost: 1)
+        let transport = HTTP2ClientConfiguration(responseTimeout: .seconds(3), maximumConnectionsPerHost: 1)
         try await Faults.withSimulator(transport: transport) { simulator, app, sender, _ in
             simulator.setLatency(.milliseconds(200))
             simulator.setMaximumConcurrentStreams(1)
@@ -143,7 +144,7 @@ struct APNsSimulatorStreamLimitTests {
 
             #expect(results.dropLast().allSatisfy(Faults.isDelivered), "\(results.filter { !Faults.isDelivered($0) }.prefix(3))")
             #expect(Faults.transportError(results.last!) == .timedOut, "\(results.last!)")
-            // One at a time: 30 answers of 200 ms and the slow one's 2 s, far beyond the timeout.
+            // One at a time: 30 answers of 200 ms and the slow one's 3 s, far beyond the timeout.
             #expect(elapsed >= .milliseconds(6_000), "\(elapsed)")
             let received = simulator.received.map(\.deviceToken)
             #expect(received.count == 32)
