@@ -139,7 +139,7 @@ struct AudienceReader {
     }
 
     private func number(_ value: JSONValue?, at path: String) -> Double? {
-        guard let lexeme = value?.numberLexeme, let number = Double(lexeme), number.magnitude <= UsersTrackRequest.maximumNumber
+        guard let lexeme = value?.numberLexeme, let number = Double(lexeme), number.magnitude <= CustomAttributeChange.maximumNumber
         else {
             problems.add("\(path) must be a number at most 1e300 either side of zero, got \(describe(value))")
             return nil

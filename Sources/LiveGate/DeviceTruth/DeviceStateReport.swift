@@ -1,8 +1,8 @@
-import APNsCore
 import Foundation
 
-/// A validated `POST /live_activity/device_state` body: an activity's state on one device.
-package struct DeviceStateReport: Sendable, Equatable, SDKCall {
+/// A validated `POST /live_activity/device_state` body: an activity's state on one device (read from
+/// the request by `DeviceStateReport+Parse`).
+package struct DeviceStateReport: Sendable, Equatable {
     package var appID: String
     package var deviceID: String
     /// The activity's tag: the API's `activity_id`, the tag its update token is registered under.
@@ -26,26 +26,5 @@ package struct DeviceStateReport: Sendable, Equatable, SDKCall {
         self.channelID = channelID
         self.reportedAt = reportedAt
         self.externalID = externalID
-    }
-
-    static func parse(_ body: JSONObject) throws(APIError) -> DeviceStateReport {
-        let problems = ValidationProblems()
-        let fields = FieldReader(body, problems: problems)
-        let appID = fields.string("app_id", required: true, maxLength: 128)
-        let deviceID = fields.string("device_id", required: true, maxLength: 256)
-        let activityID = fields.string("activity_id", required: true, maxLength: CommonMessageFields.maximumActivityIDLength)
-        let stateName = fields.string("state", required: true, maxLength: 32)
-        let state = stateName.flatMap(ActivityDeviceState.init(rawValue:))
-        if let stateName, state == nil {
-            let known = ActivityDeviceState.allCases.map(\.rawValue).joined(separator: ", ")
-            problems.add("state must be one of \(known), got '\(stateName.prefix(32))'")
-        }
-        let channelID = fields.string("channel_id", maxLength: 256)
-        let reportedAt = fields.instant("reported_at")
-        let externalID = fields.string("external_id", maxLength: 512)
-        try problems.throwIfAny()
-        return DeviceStateReport(
-            appID: appID!, deviceID: deviceID!, activityID: activityID!, state: state!, channelID: channelID,
-            reportedAt: reportedAt, externalID: externalID)
     }
 }

@@ -1,26 +1,13 @@
-import HTTPTypes
-
 /// The problems found in one request body, each naming its field, collected so a caller learns about
-/// all of them at once.
+/// all of them at once. How the API answers them is its own (`ValidationProblems+APIError`).
 final class ValidationProblems {
     private(set) var messages: [String] = []
+
+    init() {}
 
     func add(_ message: String) {
         messages.append(message)
     }
 
     var isEmpty: Bool { messages.isEmpty }
-
-    /// A 400 listing every problem; with a single one, the message says it outright.
-    func error() -> APIError {
-        let summary =
-            messages.count == 1
-            ? "Invalid request: \(messages[0])"
-            : "Invalid request: \(messages.count) problems, listed in errors"
-        return APIError(.badRequest, summary, errors: messages)
-    }
-
-    func throwIfAny() throws(APIError) {
-        if !messages.isEmpty { throw error() }
-    }
 }

@@ -12,4 +12,7 @@ package enum CustomAttributeChange: Sendable, Equatable {
     case arrayChange(add: [String], remove: [String])
     /// `null`: the attribute is removed.
     case remove
+
+    /// The largest magnitude a number attribute (or a number an audience compares with) may have.
+    static let maximumNumber = 1e300
 }

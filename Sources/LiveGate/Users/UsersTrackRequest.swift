@@ -10,7 +10,7 @@ struct UsersTrackRequest {
     static let maximumObjects = 75
     static let maximumStringLength = 255
     static let maximumArrayLength = 500
-    static let maximumNumber = 1e300
+    static let maximumNumber = CustomAttributeChange.maximumNumber
 
     /// A Braze minor error: which object of which array, and why.
     struct ObjectError: Equatable {
