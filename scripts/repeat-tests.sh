@@ -33,9 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pg_port=$(free_port)
-pg_start "$pg_data" "$pg_port" fsync=off synchronous_commit=off full_page_writes=off max_connections=400
-export LIVEGATE_TEST_PG="host=127.0.0.1 port=$pg_port user=postgres"
+pg_start_for_tests "$pg_data"
 
 swift build --build-tests
 
@@ -66,6 +64,9 @@ for run in $(seq 1 "$runs"); do
     fi
 done
 
-[ "$failed" -eq 0 ] || keep_logs=true
+if [ "$failed" -gt 0 ]; then
+    keep_logs=true
+    printf 'log of a failed run: %s\n' "${failed_logs[@]}" >&2
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,11 +14,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pg_port=$(free_port)
-# Durability is not under test here; speed is welcome. Many tests run at once, each with its own database.
-pg_start "$pg_data" "$pg_port" fsync=off synchronous_commit=off full_page_writes=off max_connections=400
-export LIVEGATE_TEST_PG="host=127.0.0.1 port=$pg_port user=postgres"
-echo "PostgreSQL for tests on 127.0.0.1:$pg_port" >&2
+pg_start_for_tests "$pg_data"
+echo "PostgreSQL for tests: $LIVEGATE_TEST_PG" >&2
 
 swift build --build-tests
 # The README's run command, end to end; before the unit tests so their summary is the last thing printed.

@@ -60,3 +60,13 @@ pg_stop() {
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
+
+# pg_start_for_tests DATA_DIR
+# Starts the tests' server on a free port (durability is not under test; many tests run at once, each
+# with a database of its own) and exports LIVEGATE_TEST_PG for the test runner.
+pg_start_for_tests() {
+    local data_dir="$1" port
+    port=$(free_port)
+    pg_start "$data_dir" "$port" fsync=off synchronous_commit=off full_page_writes=off max_connections=400
+    export LIVEGATE_TEST_PG="host=127.0.0.1 port=$port user=postgres"
+}
