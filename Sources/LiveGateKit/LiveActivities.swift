@@ -10,10 +10,7 @@ public final class LiveActivities: Sendable {
     let firstTokenWait: Duration
     private let tracking = TrackingTasks()
 
-    init(
-        outbox: Outbox, channels: ChannelLookup, errors: AsyncStream<LiveGateError>.Continuation,
-        firstTokenWait: Duration = .seconds(10)
-    ) {
+    init(outbox: Outbox, channels: ChannelLookup, errors: AsyncStream<LiveGateError>.Continuation, firstTokenWait: Duration) {
         self.outbox = outbox
         self.channels = channels
         self.errors = errors
