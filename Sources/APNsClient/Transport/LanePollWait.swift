@@ -1,11 +1,10 @@
 /// How long a lane's thread waits in `curl_multi_poll` for its sockets, a new request or a timer.
 ///
 /// With transfers in flight the wait is short. libcurl 7.88 can leave answers it has already read off
-/// a connection unprocessed, with nothing left to wake the poll: in fan-outs of 8,000 devices to the
-/// simulator, about one in ten stalled so, a page's last transfers (1 to 76 of them) sitting out the
-/// whole wait, and the pass after it finished them all at once (the fan-out took a second longer
-/// when the wait was a second). The short wait bounds such a stall; while answers come in, the sockets
-/// wake the thread sooner anyway, and a pass that finds nothing to do costs little.
+/// a connection unprocessed, with nothing left to wake the poll: a page's last transfers then sit out
+/// the whole wait, and the pass after it finishes them all at once. The short wait bounds such a stall;
+/// while answers come in, the sockets wake the thread sooner anyway, and a pass that finds nothing to do
+/// costs little.
 package enum LanePollWait {
     /// The longest wait while transfers are in flight.
     package static let inFlightMilliseconds = 20
