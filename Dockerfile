@@ -14,7 +14,7 @@ RUN swift build -c release --product livegate --static-swift-stdlib \
     && mkdir /out \
     && cp "$(swift build -c release --show-bin-path)/livegate" /out/ \
     && cp -R "$(swift build -c release --show-bin-path)/livegate_LiveGateSchema.resources" /out/ \
-    && cp -R "$(swift build -c release --show-bin-path)/livegate_LiveGate.resources" /out/
+    && cp -R "$(swift build -c release --show-bin-path)/livegate_LiveGateAPI.resources" /out/
 
 FROM debian:bookworm-slim
 RUN apt-get update \

@@ -102,18 +102,61 @@ let package = Package(
             resources: [.copy("migrations")]
         ),
 
-        // The gateway: HTTP API, tenancy, authentication.
+        // The gateway, in layers; each imports only those above it, so no layer can call back up.
+        // The domain: dispatches, tenancy, keys, audiences, activities and the rules on them, and the
+        // protocols the store and the delivery engine meet at. No database, no HTTP, no APNs transport.
         .target(
-            name: "LiveGate",
+            name: "LiveGateDomain",
             dependencies: [
+                "UUIDText",
+                "APNsCore",
+                "CivilTime",
+                "COpenSSL",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // PostgreSQL: every repository and statement, the dispatch store and its group commit, migrations.
+        .target(
+            name: "LiveGateStore",
+            dependencies: [
+                "LiveGateDomain",
                 "UUIDText",
                 "PostgresClient",
                 "LiveGateSchema",
                 "APNsCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The delivery engine: leases, pages, batches, retries and what each APNs answer means, over the
+        // domain's queue protocols and APNsClient. It knows no SQL.
+        .target(
+            name: "LiveGateDelivery",
+            dependencies: [
+                "LiveGateDomain",
+                "UUIDText",
+                "APNsCore",
+                "APNsClient",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The HTTP API: routes, middleware, request bodies, errors, and the dashboard with its files.
+        .target(
+            name: "LiveGateAPI",
+            dependencies: [
+                "LiveGateDomain",
+                "UUIDText",
+                "APNsCore",
                 "APNsClient",
                 "CivilTime",
-                "COpenSSL",
-                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -125,6 +168,28 @@ let package = Package(
             ],
             // The dashboard's plain HTML, CSS and JavaScript, served as they are (no build step).
             resources: [.copy("Dashboard/Assets")],
+            swiftSettings: swiftSettings
+        ),
+        // The composition root: `Gateway.build` puts the layers together over one pool, with the settings
+        // read from the environment and the services that run beside the HTTP server.
+        .target(
+            name: "LiveGate",
+            dependencies: [
+                "LiveGateDomain",
+                "LiveGateStore",
+                "LiveGateDelivery",
+                "LiveGateAPI",
+                "UUIDText",
+                "PostgresClient",
+                "APNsCore",
+                "APNsClient",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -155,6 +220,10 @@ let package = Package(
                 "UUIDText",
                 "APNsCore",
                 "LiveGate",
+                "LiveGateAPI",
+                "LiveGateDelivery",
+                "LiveGateDomain",
+                "LiveGateStore",
                 "APNsClient",
                 "APNsSimulator",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -184,6 +253,10 @@ let package = Package(
                 "PostgresClient",
                 "APNsCore",
                 "LiveGate",
+                "LiveGateAPI",
+                "LiveGateDelivery",
+                "LiveGateDomain",
+                "LiveGateStore",
                 "APNsClient",
                 "APNsSimulator",
                 "CCurl",
@@ -242,6 +315,10 @@ let package = Package(
                 "LiveGateKit",
                 "ActivityKit",
                 "LiveGate",
+                "LiveGateAPI",
+                "LiveGateDelivery",
+                "LiveGateDomain",
+                "LiveGateStore",
                 "APNsCore",
                 "APNsSimulator",
                 "PostgresClient",
@@ -253,6 +330,10 @@ let package = Package(
             name: "LiveGateTests",
             dependencies: [
                 "LiveGate",
+                "LiveGateAPI",
+                "LiveGateDelivery",
+                "LiveGateDomain",
+                "LiveGateStore",
                 "APNsCore",
                 "APNsClient",
                 "APNsSimulator",

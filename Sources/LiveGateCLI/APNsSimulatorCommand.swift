@@ -2,6 +2,10 @@ import APNsSimulator
 import ArgumentParser
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Logging
 import ServiceLifecycle
 import UnixSignals

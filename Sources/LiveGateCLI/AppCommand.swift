@@ -3,6 +3,10 @@ import APNsCore
 import ArgumentParser
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,9 @@
 import ArgumentParser
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 
 extension AppCommand {
     struct SDKAuth: AsyncParsableCommand {

@@ -3,7 +3,11 @@ import APNsSimulator
 import ActivityKit
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
 import LiveGateKit
+import LiveGateStore
 import PostgresClient
 import TestSupport
 import Testing

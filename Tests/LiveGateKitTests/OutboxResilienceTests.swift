@@ -1,7 +1,11 @@
 import APNsCore
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
 import LiveGateKit
+import LiveGateStore
 import PostgresClient
 import TestSupport
 import Testing

@@ -1,6 +1,10 @@
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
 import LiveGateKit
+import LiveGateStore
 import PostgresClient
 import TestSupport
 import Testing

@@ -1,6 +1,10 @@
 import APNsSimulator
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import NIOConcurrencyHelpers
 import PostgresClient
 import TestSupport

@@ -1,5 +1,9 @@
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Testing
 
 @Suite("Date.iso8601: ISO8601DateFormatter's text without a formatter")

@@ -3,6 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import InMemoryLogging
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Logging
 import NIOCore
 import NIOFoundationEssentialsCompat

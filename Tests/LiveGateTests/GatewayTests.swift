@@ -3,6 +3,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Logging
 import PostgresClient
 import Testing

@@ -1,4 +1,8 @@
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import NIOCore
 import Testing
 

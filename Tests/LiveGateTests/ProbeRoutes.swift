@@ -1,6 +1,10 @@
 import Foundation
 import Hummingbird
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 
 /// Routes only the tests add, behind the gateway's real middleware, to exercise it on its own:
 /// one route per permission, a JSON echo, and a handler that fails unexpectedly.

@@ -17,7 +17,7 @@ struct RepositoryFilesTests {
         let binFolder = URL(fileURLWithPath: LiveGateBinary.path).deletingLastPathComponent()
         let bundles = try FileManager.default.contentsOfDirectory(atPath: binFolder.path)
             .filter { $0.hasPrefix("livegate_") && $0.hasSuffix(".resources") }
-        #expect(bundles.contains("livegate_LiveGate.resources"), "\(bundles)")
+        #expect(bundles.contains("livegate_LiveGateAPI.resources"), "\(bundles)")
         let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         for bundle in bundles {
             #expect(dockerfile.contains(bundle), "the Dockerfile does not copy \(bundle)")

@@ -4,6 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import InMemoryLogging
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Logging
 import TestSupport
 import Testing

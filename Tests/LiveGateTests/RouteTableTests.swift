@@ -1,6 +1,10 @@
 import HTTPTypes
 import Hummingbird
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Testing
 
 @Suite("Route table: the methods served at a path")

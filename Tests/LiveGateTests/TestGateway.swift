@@ -2,6 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Logging
 import NIOCore
 import TestSupport

@@ -2,6 +2,10 @@ import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 
 /// Tenancy rows for tests, made through the same repositories the gateway uses.
 extension TestDatabase {

@@ -1,6 +1,10 @@
 import Foundation
 import Hummingbird
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Logging
 import NIOCore
 import ServiceLifecycle

@@ -1,6 +1,10 @@
 import APNsClient
 import APNsCore
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 
 /// A workspace with one app and a key: what most tests need before their first call.
 package struct Tenant: Sendable {

@@ -1,4 +1,7 @@
 import CoreMetrics
+import LiveGateAPI
+import LiveGateDomain
+import LiveGateStore
 import Prometheus
 
 /// The swift-metrics backend `livegate serve` bootstraps: records into a Prometheus registry under the

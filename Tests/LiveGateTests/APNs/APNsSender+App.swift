@@ -1,5 +1,9 @@
 import APNsClient
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 
 extension APNsSender {
     /// Sends to one of the gateway's apps, as delivery does; the tests' apps all have a signing key.

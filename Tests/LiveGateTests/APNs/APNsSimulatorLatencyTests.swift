@@ -2,6 +2,10 @@ import APNsClient
 import APNsSimulator
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import NIOCore
 import Testing
 

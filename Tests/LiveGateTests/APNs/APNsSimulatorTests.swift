@@ -3,6 +3,10 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Logging
 import NIOConcurrencyHelpers
 import TestSupport

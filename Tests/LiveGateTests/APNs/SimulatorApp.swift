@@ -1,6 +1,10 @@
 import APNsClient
 import APNsCore
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import TestSupport
 
 extension TestDatabase {

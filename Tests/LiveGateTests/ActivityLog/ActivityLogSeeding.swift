@@ -1,5 +1,9 @@
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import PostgresClient
 import TestSupport
 

@@ -2,6 +2,10 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import PostgresClient
 import TestSupport
 import Testing

@@ -4,6 +4,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import TestSupport
 import Testing
 
@@ -204,7 +208,7 @@ struct DashboardTests {
         }
     }
 
-    static let assets = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGate/Dashboard/Assets")
+    static let assets = Subprocess.repositoryRoot.appendingPathComponent("Sources/LiveGateAPI/Dashboard/Assets")
 
     /// Every page or script of the dashboard, so a new one is checked without being named here.
     static func assetFiles(ending suffix: String) throws -> [String] {

@@ -3,6 +3,10 @@ import APNsSimulator
 import HTTPTypes
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import TestSupport
 import Testing
 

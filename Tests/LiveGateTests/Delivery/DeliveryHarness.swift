@@ -5,6 +5,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import NIOConcurrencyHelpers
 import PostgresClient
 import TestSupport

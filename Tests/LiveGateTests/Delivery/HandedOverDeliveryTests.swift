@@ -3,12 +3,16 @@ import APNsSimulator
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import LiveGateAPI
+@testable import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import NIOConcurrencyHelpers
 import PostgresClient
 import TestSupport
 import Testing
 
-@testable import LiveGate
+import LiveGate
 
 /// Updates this gateway commits go to its own running engine without a claim: written leased to it,
 /// handed over in memory, delivered on the small-dispatch path with every guarantee a claim gives.

@@ -1,9 +1,13 @@
 import APNsClient
 import APNsCore
 import Foundation
+import LiveGateAPI
+@testable import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Testing
 
-@testable import LiveGate
+import LiveGate
 
 /// What becomes of a dispatch once a page's answers are in, decided without PostgreSQL or sockets: the
 /// one rule a fan-out's pages and a batch's small dispatches share.

@@ -6,6 +6,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import NIOConcurrencyHelpers
 import PostgresClient
 import TestSupport

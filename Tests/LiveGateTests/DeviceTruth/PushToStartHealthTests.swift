@@ -4,6 +4,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import NIOConcurrencyHelpers
 import PostgresClient
 import TestSupport

@@ -1,6 +1,10 @@
 import APNsCore
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import PostgresClient
 import TestSupport
 import Testing

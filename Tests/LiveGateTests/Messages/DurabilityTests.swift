@@ -3,6 +3,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import PostgresClient
 import TestSupport
 import Testing

@@ -4,6 +4,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import PostgresClient
 import TestSupport
 import Testing

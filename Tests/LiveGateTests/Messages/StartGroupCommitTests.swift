@@ -2,11 +2,15 @@ import APNsCore
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+@testable import LiveGateStore
 import PostgresClient
 import TestSupport
 import Testing
 
-@testable import LiveGate
+import LiveGate
 
 /// Starts to users share group commit's transactions: each still resolves its own users, in its own
 /// workspace, to tokens of its own type, and gets its own answer.

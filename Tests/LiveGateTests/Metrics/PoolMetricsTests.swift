@@ -2,6 +2,10 @@ import CoreMetrics
 import Dispatch
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import PostgresClient
 import Prometheus
 import TestSupport

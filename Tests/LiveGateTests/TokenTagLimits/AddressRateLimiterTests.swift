@@ -1,5 +1,9 @@
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import Testing
 
 @Suite("The per-address counter: clock minutes, IPv6 by /64, bounded memory")

@@ -2,6 +2,10 @@ import APNsClient
 import APNsCore
 import Foundation
 import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
 import NIOConcurrencyHelpers
 import TestSupport
 import Testing

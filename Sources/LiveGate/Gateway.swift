@@ -1,0 +1,80 @@
+import APNsClient
+import Hummingbird
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+import LiveGateStore
+import Logging
+import PostgresClient
+import Prometheus
+import ServiceLifecycle
+
+/// The one place the whole gateway is put together: the HTTP application and every service
+/// `livegate serve` runs beside it (delivery, housekeeping, planner statistics, quota return, the
+/// channel manager, the backlog gauges), over one pool. `livegate serve` runs what this returns, and
+/// tests can run the same.
+package enum Gateway {
+    /// `metricsRegistry`: where `GET /metrics` reads from (bootstrapped once, in `main`); nil, or
+    /// `settings.metricsEnabled` false, serves no metrics. The pool is closed by the application's
+    /// own shutdown, after the services that use it.
+    package static func build(
+        settings: GatewaySettings, pool: PostgresConnectionPool, metricsRegistry: PrometheusCollectorRegistry?, logger: Logger
+    ) -> some ApplicationProtocol {
+        var configuration = settings.http
+        if settings.metricsEnabled, let metricsRegistry {
+            configuration.metrics = MetricsExposure(registry: metricsRegistry, address: settings.metricsAddress)
+        }
+        let transport = settings.transport
+        logger.info("APNs connections", metadata: connectionMetadata(transport: transport, delivery: settings.delivery))
+        let doorbell = DeliveryDoorbell()
+        let stops = DispatchStopSignals()
+        // Updates committed here go to this gateway's engine without a claim.
+        let handoff = settings.deliveryEnabled ? DeliveryHandoff(doorbell: doorbell, stops: stops) : nil
+        // One provider token per key for pushes, broadcasts and channel management: APNs refuses
+        // tokens of one key that change too often.
+        let providerTokens = ProviderTokenCache()
+        let dependencies = GatewayDependencies.postgres(
+            pool: pool, dispatchCommit: settings.dispatchCommit,
+            commits: DeliveryCommits(doorbell: doorbell, stops: stops, handoff: handoff),
+            channelManager: APNsChannelManager(tokens: providerTokens, transport: transport))
+        // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
+        // stops, unspent quota goes back, then the pool closes.
+        var services: [any Service] = [
+            PostgresPoolService(pool: pool),
+            QuotaReturnService(limiter: dependencies.rateLimiter),
+            QuotaReturnService(limiter: dependencies.usersTrackRateLimiter),
+            QuotaReturnService(limiter: dependencies.tokenTagRateLimiter),
+            ChannelManagerService(manager: dependencies.channelManager),
+            HousekeepingService(
+                pool: pool, tokenLifetime: settings.delivery.tokenLifetime, logSettings: settings.activityLog,
+                channels: EndedChannelDeletion(
+                    store: dependencies.channels, tenancy: dependencies.tenancy, manager: dependencies.channelManager,
+                    logger: logger),
+                logger: logger),
+            PeriodicService.plannerStatistics(pool: pool, logger: logger),
+            PeriodicService.unconfirmedStarts(pool: pool, after: settings.startConfirmWindow, logger: logger),
+        ]
+        if configuration.metrics != nil {
+            services.append(PeriodicService.dispatchBacklog(pool: pool, interval: settings.metricsRefresh, logger: logger))
+        }
+        if settings.deliveryEnabled {
+            services.append(
+                DeliveryEngine(
+                    queue: PostgresDeliveryQueue(pool: pool, supersedes: settings.delivery.supersedes),
+                    tenancy: dependencies.tenancy, sender: APNsSender(tokens: providerTokens, transport: transport),
+                    settings: settings.delivery, doorbell: doorbell, stops: stops, logger: logger,
+                    // Its own connection: a crash ends the session, and other gateways take over at once.
+                    session: PostgresWorkerSession(configuration: settings.database), handoff: handoff))
+        }
+        return buildApplication(configuration: configuration, dependencies: dependencies, logger: logger, services: services)
+    }
+
+    /// What the gateway logs as it starts: the APNs connection settings in force, derived ones included.
+    static func connectionMetadata(transport: HTTP2ClientConfiguration, delivery: DeliverySettings) -> Logger.Metadata {
+        [
+            "connections": "\(transport.maximumConnectionsPerHost)", "max_streams": "\(transport.maximumStreamsPerConnection)",
+            "threads": "\(transport.connectionsPerLane.count)", "max_in_flight": "\(delivery.maximumPushesInFlight)",
+            "timeout_seconds": "\(transport.responseTimeout.components.seconds)",
+        ]
+    }
+}

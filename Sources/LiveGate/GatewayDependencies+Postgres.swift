@@ -1,0 +1,27 @@
+import APNsClient
+import LiveGateAPI
+import LiveGateDomain
+import LiveGateStore
+import PostgresClient
+
+extension GatewayDependencies {
+    /// The PostgreSQL-backed repositories over one pool; `commits` (this process's delivery engine) hears
+    /// of every dispatch committed, superseded or cancelled here.
+    package static func postgres(
+        pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(),
+        commits: (any DispatchCommitListener)? = nil, channelManager: APNsChannelManager = APNsChannelManager()
+    ) -> GatewayDependencies {
+        GatewayDependencies(
+            checkDatabase: { _ = try await pool.query("SELECT 1") },
+            tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
+            tokens: PostgresTokenRegistry(pool: pool), deviceStates: PostgresDeviceStates(pool: pool),
+            activityRecords: PostgresActivityRecords(pool: pool), pushToStartHealth: PostgresPushToStartHealth(pool: pool),
+            userAttributes: PostgresUserAttributes(pool: pool), segments: PostgresSegmentStore(pool: pool),
+            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, listener: commits),
+            activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)),
+            usersTrackRateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .usersTrackHours)),
+            tokenTagRateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .appMinutes), windowSeconds: 60),
+            channels: PostgresChannelStore(pool: pool), channelManager: channelManager,
+            dispatchRecords: PostgresDispatchRecords(pool: pool), commits: commits)
+    }
+}

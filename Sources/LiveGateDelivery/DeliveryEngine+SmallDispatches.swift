@@ -1,0 +1,110 @@
+import APNsClient
+import APNsCore
+import Foundation
+import LiveGateDomain
+import Logging
+
+/// What an engine is delivering: dispatches on the per-dispatch path, each holding one of
+/// `concurrentDispatches` slots, and small ones, which go together and count against the pushes in flight.
+struct Deliveries: Sendable {
+    var large: Set<UUID> = []
+    var small: Set<UUID> = []
+
+    var all: Set<UUID> { large.union(small) }
+}
+
+/// Which path each claimed dispatch takes.
+struct DeliveryPlan: Sendable {
+    var small: [SmallDispatch] = []
+    var large: [ClaimedDispatch] = []
+}
+
+extension DeliveryEngine {
+    /// Sorts claimed dispatches by path. Small: at most `SmallDispatch.maximumDevices` devices (read for
+    /// all of them in one query), no broadcast channel, not a start to an audience, nothing special to do first; or stopped before
+    /// the claim, which sends nothing. Every other one goes the per-dispatch path, as many as
+    /// `freeSlots` allow: the rest go back, behind what is due now, without counting as an attempt.
+    func plan(_ claimed: [ClaimedDispatch], freeSlots: Int) async -> DeliveryPlan {
+        var plan = DeliveryPlan()
+        var candidates: [(claimed: ClaimedDispatch, destination: APNsDestination)] = []
+        for dispatch in claimed {
+            if dispatch.stop != nil {
+                plan.small.append(SmallDispatch(claimed: dispatch, destination: nil, targets: []))
+                continue
+            }
+            let event = dispatch.dispatch.event
+            let scheduledEnd = event == .end && dispatch.dispatch.externalID == nil && dispatch.dispatch.sendAt != nil
+            let appID = dispatch.dispatch.appID
+            // A start to an audience is a fan-out whose size only its pages tell.
+            guard !scheduledEnd, !dispatch.broadcastRecorded, dispatch.dispatch.audience == nil,
+                dispatch.dispatch.expiresAt > Date(),
+                let app = try? await apps.value(for: appID, load: { try await tenancy.app(id: appID) }),
+                let destination = app.destination
+            else {
+                plan.large.append(dispatch)
+                continue
+            }
+            candidates.append((dispatch, destination))
+        }
+        if !candidates.isEmpty {
+            do {
+                let found = try await queue.firstTargets(
+                    of: candidates.map(\.claimed), limit: SmallDispatch.maximumDevices + 1, tokenLifetime: settings.tokenLifetime)
+                for candidate in candidates {
+                    let first = found[candidate.claimed.dispatch.id] ?? BatchTargets()
+                    if !first.hasChannel, first.targets.count <= SmallDispatch.maximumDevices {
+                        plan.small.append(
+                            SmallDispatch(claimed: candidate.claimed, destination: candidate.destination, targets: first.targets))
+                    } else {
+                        plan.large.append(candidate.claimed)
+                    }
+                }
+            } catch {
+                // The per-dispatch path meets the same database, and hands each dispatch back as it must.
+                plan.large += candidates.map(\.claimed)
+            }
+        }
+        let free = max(0, freeSlots)
+        if plan.large.count > free {
+            let excess = Array(plan.large[free...])
+            do {
+                try await queue.unclaim(excess.map(\.dispatch.id), worker: worker, retryAt: Date() + settings.pollInterval)
+                plan.large.removeLast(excess.count)
+            } catch {
+                logger.warning(
+                    "could not give back dispatches beyond the free slots",
+                    metadata: ["dispatches": "\(excess.count)", "error": "\(error)"])
+            }
+        }
+        return plan
+    }
+
+    /// Delivers a batch of small dispatches; a batch the database failed mid-way is handed back whole,
+    /// each dispatch as the per-dispatch path hands one back.
+    /// `flags`: the batch's stop flags, watched since the plan (`watchStops`); unwatched here when it ends.
+    func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag], claimedUnder generation: Int?) async {
+        let delivery = SmallDispatchBatch(context: context(claimedUnder: generation), stops: stops, sendingNow: sendingNow)
+        defer { for small in batch { stops.unwatch(small.id) } }
+        do {
+            let endings = try await delivery.deliver(batch, flags: flags)
+            for small in batch {
+                GatewayMetrics.deliveryEnded(small.claimed, endings[small.id])
+            }
+        } catch {
+            let unavailable = isDatabaseUnavailable(error)
+            logger.log(
+                level: unavailable ? .warning : .error, "a batch of small dispatches could not be recorded: handed back",
+                metadata: ["dispatches": "\(batch.count)", "error": "\(error)"])
+            let dueAt = unavailable ? Date() : Date() + settings.handBackRetry.baseDelay
+            for small in batch { await handBackOnceTheDatabaseAnswers(small.id, dueAt: dueAt) }
+        }
+    }
+}
+
+extension DeliveryEngine {
+    /// Watches the stop flags of a batch from the moment it is planned, before any later claim's batch
+    /// can run: a newer dispatch may then stop one of these before it sends (`DispatchesSending`).
+    func watchStops(_ batch: [SmallDispatch]) -> [UUID: DispatchStopFlag] {
+        Dictionary(batch.map { ($0.id, stops.watch($0.id)) }, uniquingKeysWith: { first, _ in first })
+    }
+}

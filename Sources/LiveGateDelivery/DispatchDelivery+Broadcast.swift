@@ -1,0 +1,92 @@
+import APNsClient
+import APNsCore
+import Foundation
+import LiveGateDomain
+import Logging
+import UUIDText
+
+extension DispatchDelivery {
+    /// How the dispatch's broadcast went: the dispatch may go on to its tokens, or it ended here.
+    enum BroadcastStep: Sendable, Equatable {
+        /// No channel, narrowed to a user, a start, or sent by an earlier claim: nothing sent now.
+        case none
+        /// APNs took it: every subscriber of the channel gets the update.
+        case delivered(channelID: ChannelID)
+        /// APNs did not take it (the reason is logged); the tokens still get their pushes.
+        case failed
+        /// It ended here (nil: its lease was lost).
+        case ended(DispatchEnding?)
+    }
+
+    /// An update or end that is not narrowed to one user goes, once, to its activity's channel when it
+    /// has one, before the pushes to the tokens registered under the tag, which devices
+    /// before iOS 18 and apps that do not subscribe still need.
+    func broadcast(_ claimed: ClaimedDispatch, to destination: APNsDestination) async throws -> BroadcastStep {
+        let dispatch = claimed.dispatch
+        guard dispatch.event != .start, dispatch.externalID == nil, !claimed.broadcastRecorded,
+            let target = try await queue.broadcastTarget(of: claimed)
+        else { return .none }
+        let broadcast = LiveActivityBroadcast(
+            channelID: target.channelID, payload: dispatch.payload, priority: dispatch.priority,
+            expiresAt: target.messageStoragePolicy == .noMessageStored ? nil : dispatch.expiresAt)
+        let sent = await sending.broadcast(broadcast, to: destination)
+        let outcome = BroadcastOutcome(sent.result)
+        let entry = DeliveryLogEntries.broadcast(outcome, channel: target.channelID, dispatch: dispatch)
+        let record = BroadcastRecord(
+            channelID: target.channelID, status: outcome.status, reason: outcome.reason,
+            channelGone: outcome.channelGone, log: outcome.isCredentialProblem ? [] : entry.map { [$0] } ?? [])
+        logger.debug(
+            "broadcast sent",
+            metadata: [
+                "dispatch_id": "\(dispatch.id.lowercasedText)", "status": "\(outcome.status.map(String.init) ?? "none")",
+                "retries": "\(sent.retries)",
+            ])
+        guard try await queue.recordBroadcast(claimed, worker: worker, record: record) else { return .ended(nil) }
+        if outcome.isCredentialProblem {
+            // The tokens would be refused for the same reason: stop here, as a page does.
+            return .ended(try await finish(claimed, .failed, log: entry.map { [$0] } ?? []))
+        }
+        return outcome.delivered ? .delivered(channelID: target.channelID) : .failed
+    }
+}
+
+/// What one broadcast's result records: its status and reason for the dispatch and the log.
+struct BroadcastOutcome: Sendable, Equatable {
+    let result: BroadcastResult
+
+    init(_ result: BroadcastResult) {
+        self.result = result
+    }
+
+    var delivered: Bool { result == .delivered }
+
+    var channelGone: Bool {
+        if case .channelGone = result { return true }
+        return false
+    }
+
+    var isCredentialProblem: Bool {
+        switch result {
+        case .credentialRejected, .credentialUnusable: true
+        default: false
+        }
+    }
+
+    var status: Int? {
+        switch result {
+        case .delivered: 200
+        case .channelGone(let status, _), .refused(let status, _): status
+        case .gaveUp(_, .answered(let status, _)): status
+        case .credentialRejected: 403
+        case .gaveUp(_, .unreachable), .credentialUnusable: nil
+        }
+    }
+
+    var reason: APNsReason? {
+        switch result {
+        case .credentialRejected(let reason): reason
+        case .channelGone(_, let reason), .refused(_, let reason), .gaveUp(_, .answered(_, let reason)): reason
+        case .delivered, .gaveUp(_, .unreachable), .credentialUnusable: nil
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import APNsClient
+import APNsCore
+import Foundation
+import LiveGateDomain
+
+/// A claimed dispatch the small-dispatch path delivers: all of its devices (a few), known at the claim,
+/// and where its app's pushes go (nil for one stopped before it was claimed, which sends nothing).
+struct SmallDispatch: Sendable {
+    /// Devices a dispatch may have and still go the small path. Beyond it, the per-dispatch path's few
+    /// round trips are a small share of the pushes, and its pages keep memory flat however large the
+    /// audience; within it, one dispatch's round trips would cost more than its pushes.
+    static let maximumDevices = 32
+
+    let claimed: ClaimedDispatch
+    let destination: APNsDestination?
+    let targets: [FanoutTarget]
+
+    var id: UUID { claimed.dispatch.id }
+}

@@ -1,0 +1,203 @@
+import APNsClient
+import APNsCore
+import Foundation
+import LiveGateDomain
+import Logging
+import UUIDText
+
+/// Delivers many small dispatches together: their pushes go out as one batch per app (one hand-over to
+/// the HTTP/2 client for all of them), and they are recorded and ended together, in one transaction.
+/// Each keeps the per-dispatch path's guarantees: its lease (renewed for all at once) and session, newest
+/// state first (a dispatch waits for an older superseded delivery to its devices that is still sending;
+/// one superseded or cancelled before its pushes go sends none), its own counts and log entries, a
+/// dispatch whose devices APNs could not be reached for handed back for later.
+struct SmallDispatchBatch: DeliveryStage {
+    let context: DeliveryContext
+    let stops: DispatchStopSignals
+    /// This process's dispatches with pushes out now: a superseded one not among them is stopped rather
+    /// than waited for.
+    let sendingNow: DispatchesSending
+
+    /// Delivers the batch; returns how each dispatch ended (nil for those whose lease was lost).
+    /// `flags`: each dispatch's stop flag, watched by the caller since the claim.
+    func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag]) async throws -> [UUID: DispatchEnding] {
+        let ids = batch.map(\.id)
+        let owned = try await ownership.confirm(isStopping: isStopping) {
+            try await queue.extendLeases(ids, worker: worker, lease: settings.lease).count == ids.count
+        }
+        guard owned else { return try await handBack(batch) }
+        let settlements = try await withThrowingTaskGroup(of: [DispatchSettlement]?.self) { group in
+            group.addTask {
+                await keepLeases(ids)
+                return nil
+            }
+            defer { group.cancelAll() }
+            var settlements: [DispatchSettlement] = []
+            var sendable: [SmallDispatch] = []
+            for small in batch {
+                if let stop = small.claimed.stop ?? flags[small.id]?.raised {
+                    settlements.append(.stopped(small.claimed, stop))
+                } else {
+                    sendable.append(small)
+                }
+            }
+            let waiting = settings.supersedes ? try await olderStillSending(before: sendable) : [:]
+            group.addTask { await send(sendable.filter { waiting[$0.id] == nil }, flags: flags) }
+            if !waiting.isEmpty {
+                group.addTask {
+                    await waitForSupersededToStop(waiting, of: sendable, flags: flags)
+                    return await send(sendable.filter { waiting[$0.id] != nil }, flags: flags)
+                }
+            }
+            for try await sent in group {
+                if let sent { settlements += sent }
+                if settlements.count == batch.count { break }
+            }
+            return settlements
+        }
+        let settled = try await queue.settle(settlements, worker: worker)
+        var endings: [UUID: DispatchEnding] = [:]
+        for settlement in settlements where settled.contains(settlement.claimed.dispatch.id) {
+            endings[settlement.claimed.dispatch.id] = settlement.ending
+        }
+        return endings
+    }
+
+    /// Sends the dispatches' pushes, one batch per app, and settles each dispatch by its answers.
+    private func send(_ dispatches: [SmallDispatch], flags: [UUID: DispatchStopFlag]) async -> [DispatchSettlement] {
+        let byApp = Dictionary(grouping: dispatches) { $0.claimed.dispatch.appID }
+        return await withTaskGroup(of: [DispatchSettlement].self) { group in
+            for (_, appDispatches) in byApp {
+                guard let destination = appDispatches[0].destination else { continue }
+                group.addTask { await send(appDispatches, to: destination, flags: flags) }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
+    private func send(
+        _ dispatches: [SmallDispatch], to destination: APNsDestination, flags: [UUID: DispatchStopFlag]
+    ) async -> [DispatchSettlement] {
+        // Stopped meanwhile (superseded or cancelled): nothing of it goes. The others are sending until
+        // their answers, and any resent in rounds, are in.
+        let goingIDs = sendingNow.begin(dispatches.map(\.id)) { flags[$0] }
+        defer { sendingNow.end(Array(goingIDs)) }
+        let going = dispatches.filter { goingIDs.contains($0.id) }
+        var ids = APNsIDGenerator()
+        var pushes: [LiveActivityPush] = []
+        var pushFlags: [DispatchStopFlag?] = []
+        for small in going {
+            pushFlags += Array(repeating: flags[small.id], count: small.targets.count)
+            pushes += small.claimed.dispatch.pushes(to: small.targets, ids: &ids)
+        }
+        // A dispatch stopped while its pushes wait for their turn sends none of them.
+        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination) { [pushFlags] in
+            pushFlags[$0]?.raised != nil
+        }
+        var settlements: [DispatchSettlement] = []
+        var offset = 0
+        for small in dispatches {
+            guard goingIDs.contains(small.id), let flag = flags[small.id] else {
+                settlements.append(.stopped(small.claimed, flags[small.id]?.raised ?? .cancelled))
+                continue
+            }
+            let range = offset..<(offset + small.targets.count)
+            offset += small.targets.count
+            var results = zip(sent[range], pushes[range]).map { result, push in
+                result.map { SentPush(result: $0.result, retries: $0.retries, push: push) }
+            }
+            settlements.append(await settle(small, results: &results, to: destination, stop: flag))
+        }
+        return settlements
+    }
+
+    /// How a dispatch ends after its answers: its only page's verdict, as a fan-out's page gets one.
+    private func settle(
+        _ small: SmallDispatch, results: inout [SentPush?],
+        to destination: APNsDestination, stop: DispatchStopFlag
+    ) async -> DispatchSettlement {
+        let claimed = small.claimed
+        let dispatch = claimed.dispatch
+        guard !small.targets.isEmpty else {
+            let nobody = claimed.fanoutCursor == 0 && !claimed.broadcastRecorded
+            return DispatchSettlement(
+                claimed, .finished(.done), progress: FanoutProgress(cursor: claimed.fanoutCursor),
+                log: nobody ? [DeliveryLogEntries.noTokens(dispatch)] : [])
+        }
+        // Some devices answered, others not at all: those are sent again in rounds, as in a page.
+        await UnansweredResend(context: context)
+            .resend(&results, of: dispatch, to: destination, unless: stop)
+        let outcome = PageOutcome(page: small.targets, results: results, dispatch: dispatch)
+        switch PageVerdict(outcome, of: claimed, pageStart: claimed.fanoutCursor, stopped: stop.raised, retry: settings.handBackRetry) {
+        case .record(let progress):
+            return DispatchSettlement(claimed, .finished(stop.raised?.status ?? .done), progress: progress)
+        case .finish(let status, let progress, let log):
+            return DispatchSettlement(claimed, .finished(status), progress: progress, log: log)
+        case .handBack(let retryAt, let progress):
+            PageVerdict.logHandBack(of: claimed, retryAt: retryAt, to: logger)
+            return DispatchSettlement(claimed, .handedBack(retryAt: retryAt), progress: progress)
+        }
+    }
+
+    /// The older superseded deliveries each dispatch must wait for before it sends, so a device never
+    /// gets the older state after the newer: another gateway's, and this one's that have pushes out. One
+    /// of this process's that has none out is stopped instead: it will send nothing.
+    private func olderStillSending(before dispatches: [SmallDispatch]) async throws -> [UUID: [SupersededDelivery]] {
+        var waiting: [UUID: [SupersededDelivery]] = [:]
+        for older in try await queue.supersededStillSending(before: dispatches.map(\.claimed)) {
+            if older.worker == worker, !sendingNow.stopUnlessSending(older.older, stops: stops) { continue }
+            waiting[older.newer, default: []].append(older)
+        }
+        return waiting
+    }
+
+    /// Waits, at most `supersededStopTimeout`, until the older deliveries are no longer sending: this
+    /// process's, as it knows them; other gateways', as the database says. A dispatch that is stopped
+    /// itself meanwhile waits no longer: it will send nothing.
+    private func waitForSupersededToStop(
+        _ waiting: [UUID: [SupersededDelivery]], of dispatches: [SmallDispatch], flags: [UUID: DispatchStopFlag]
+    ) async {
+        let deadline = ContinuousClock.now + settings.supersededStopTimeout
+        var waiting = waiting
+        while ContinuousClock.now < deadline {
+            for (newer, olders) in waiting {
+                let still = olders.filter { $0.worker != worker || sendingNow.isSending($0.older) }
+                waiting[newer] = flags[newer]?.raised != nil || still.isEmpty ? nil : still
+            }
+            guard !waiting.isEmpty else { return }
+            try? await Task.sleep(for: .milliseconds(2))
+            let remote = waiting.filter { $0.value.contains { $0.worker != worker } }
+            guard !remote.isEmpty else { continue }
+            let newer = Set(remote.keys)
+            guard let current = try? await queue.supersededStillSending(before: dispatches.filter { newer.contains($0.id) }.map(\.claimed))
+            else { return }
+            let open = Set(current.map(\.older))
+            for id in newer { waiting[id] = waiting[id]?.filter { $0.worker == worker || open.contains($0.older) } }
+        }
+    }
+
+    /// Renews every lease of the batch a third of the way through it, until cancelled.
+    private func keepLeases(_ ids: [UUID]) async {
+        while true {
+            do {
+                try await Task.sleep(for: settings.lease / 3)
+                _ = try await queue.extendLeases(ids, worker: worker, lease: settings.lease)
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning("could not renew delivery leases", metadata: ["dispatches": "\(ids.count)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// The session was lost and the batch could not be proven this worker's: each dispatch still leased
+    /// to it goes back, due now; the others were taken over.
+    private func handBack(_ batch: [SmallDispatch]) async throws -> [UUID: DispatchEnding] {
+        var endings: [UUID: DispatchEnding] = [:]
+        let now = Date()
+        for small in batch where try await queue.release(small.id, worker: worker, retryAt: now) {
+            endings[small.id] = .handedBack(retryAt: now)
+        }
+        return endings
+    }
+}

@@ -1,0 +1,45 @@
+import APNsCore
+import Foundation
+
+/// A dispatch a worker holds the lease on, with where its fan-out got to.
+package struct ClaimedDispatch: Sendable {
+    package let dispatch: Dispatch
+    package let createdAt: Date
+    /// The last token row already handled; the fan-out resumes after it.
+    package let fanoutCursor: Int64
+    /// How many times a worker has claimed it, this claim included.
+    package let attempts: Int
+    /// The dispatch's broadcast was sent (and recorded) by an earlier claim: it is not sent again.
+    package let broadcastRecorded: Bool
+    /// Superseded or cancelled before this claim could send anything: it ends at once.
+    package var stop: DispatchStop?
+    /// The channel the dispatch's broadcast reached (now or by an earlier claim): devices following it
+    /// get no token push for this dispatch.
+    package var deliveredBroadcastChannel: ChannelID? = nil
+    /// A start to an audience: the audience its fan-out pages through, read (and its segment's looked
+    /// up) when the delivery begins.
+    package var audience: Audience? = nil
+
+    package init(
+        dispatch: Dispatch, createdAt: Date, fanoutCursor: Int64, attempts: Int, broadcastRecorded: Bool, stop: DispatchStop? = nil,
+        deliveredBroadcastChannel: ChannelID? = nil, audience: Audience? = nil
+    ) {
+        self.dispatch = dispatch
+        self.createdAt = createdAt
+        self.fanoutCursor = fanoutCursor
+        self.attempts = attempts
+        self.broadcastRecorded = broadcastRecorded
+        self.stop = stop
+        self.deliveredBroadcastChannel = deliveredBroadcastChannel
+        self.audience = audience
+    }
+}
+
+extension ClaimedDispatch {
+    /// A dispatch its commit wrote leased to this gateway's engine (`DeliveryHandoff`): as a first claim
+    /// of it would return it.
+    package init(handedOver dispatch: Dispatch, createdAt: Date) {
+        self.init(
+            dispatch: dispatch, createdAt: createdAt, fanoutCursor: 0, attempts: 1, broadcastRecorded: false, stop: nil)
+    }
+}

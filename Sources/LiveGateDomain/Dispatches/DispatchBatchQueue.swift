@@ -1,0 +1,79 @@
+import Foundation
+
+/// The committed dispatches as small dispatches are handled: many at a time, one round trip for what a
+/// fan-out's delivery does once per dispatch. Every call names the
+/// worker, and leaves alone the dispatches whose lease it no longer holds.
+package protocol DispatchBatchQueue: Sendable {
+    /// The first devices of each dispatch's fan-out, at most `limit` each, after its cursor, in one round
+    /// trip; and whether the dispatch's activity has a live broadcast channel.
+    func firstTargets(
+        of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration
+    )
+        async throws -> [UUID: BatchTargets]
+    /// The older, superseded deliveries to these dispatches' devices that are still under way
+    /// (`DeliveryQueue.supersededDeliveriesStillSending`, for many at once), with the worker of each.
+    func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery]
+    /// Keeps the leases of dispatches under way; returns those still this worker's.
+    func extendLeases(_ ids: [UUID], worker: String, lease: Duration) async throws -> Set<UUID>
+    /// Dispatches handed over at their commit (`DeliveryHandoff`) supersede what a claim of them would
+    /// have made them supersede (`claim`): what their commit could not see (the same activity's
+    /// dispatches of the same statement, or committed beside it by another gateway), each of them
+    /// included when a newer dispatch of its activity is already being delivered. Returns each dispatch
+    /// superseded, with the one that did.
+    func supersedeOnHandover(_ ids: [UUID]) async throws -> [UUID: UUID]
+    /// Gives back dispatches claimed and not started (no delivery slot was free for them): pending
+    /// again from `retryAt`, with the claim not counted as an attempt.
+    func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws
+    /// Records and ends (or hands back) every settled dispatch in one transaction: counts, cursor,
+    /// token removals, log entries. Returns the dispatches settled; the others' leases were lost, and
+    /// nothing of theirs was written.
+    func settle(_ settlements: [DispatchSettlement], worker: String) async throws -> Set<UUID>
+}
+
+/// A dispatch's first devices (`DispatchBatchQueue.firstTargets`).
+package struct BatchTargets: Sendable, Equatable {
+    package var targets: [FanoutTarget]
+    /// The activity has a broadcast channel: the dispatch is also a broadcast.
+    package var hasChannel: Bool
+
+    package init(targets: [FanoutTarget] = [], hasChannel: Bool = false) {
+        self.targets = targets
+        self.hasChannel = hasChannel
+    }
+}
+
+/// How one dispatch of a batch ends: what it achieved, and whether it is over or handed back.
+package struct DispatchSettlement: Sendable {
+    package let claimed: ClaimedDispatch
+    package let ending: DispatchEnding
+    /// Counts, cursor, tokens to remove or retire, and the pushes' log entries.
+    package let progress: FanoutProgress
+    /// Entries about the dispatch as a whole (no token, gave up), written with it.
+    package let log: [ActivityLogEntry]
+
+    package init(_ claimed: ClaimedDispatch, _ ending: DispatchEnding, progress: FanoutProgress, log: [ActivityLogEntry] = []) {
+        self.claimed = claimed
+        self.ending = ending
+        self.progress = progress
+        self.log = log
+    }
+
+    /// Stopped before any of its pushes went: it ends as the stop says, with nothing counted.
+    package static func stopped(_ claimed: ClaimedDispatch, _ stop: DispatchStop) -> DispatchSettlement {
+        DispatchSettlement(claimed, .finished(stop.status), progress: FanoutProgress(cursor: claimed.fanoutCursor))
+    }
+}
+
+/// An older delivery superseded by a newer dispatch, still under way (`status = 'delivering'`).
+package struct SupersededDelivery: Sendable, Equatable {
+    package let newer: UUID
+    package let older: UUID
+    /// The worker delivering the older one.
+    package let worker: String?
+
+    package init(newer: UUID, older: UUID, worker: String?) {
+        self.newer = newer
+        self.older = older
+        self.worker = worker
+    }
+}

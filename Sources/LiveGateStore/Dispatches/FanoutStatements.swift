@@ -1,0 +1,160 @@
+import APNsCore
+import Foundation
+import LiveGateDomain
+import PostgresClient
+
+/// The SQL of a fan-out: pages of devices in id order (keyset pagination, one round trip per page, never
+/// one per token), and the token changes a page's answers call for.
+enum FanoutStatements {
+    /// Which rows a dispatch fans out to, after a cursor: one filter for both the page and the count.
+    /// Update and end: the tag's update tokens (only the named user's, with `external_id`), fresh enough.
+    static let activityTargets = """
+        FROM activity_tokens t LEFT JOIN users u ON u.id = t.user_id
+        WHERE t.app_id = $1 AND t.activity_id = $2 AND t.id > $3
+          AND t.updated_at > now() - make_interval(secs => $4)
+          AND ($5 = '' OR u.workspace_id = $6 AND u.external_id = $5)
+        """
+    /// After a broadcast reached channel `$7`: the same, but for devices that report following it. They
+    /// got the update through the channel; a token push too would only repeat it.
+    static let activityTargetsBesideChannel =
+        activityTargets + """
+              AND NOT EXISTS (
+                  SELECT 1 FROM activity_device_states s
+                  WHERE s.app_id = t.app_id AND s.activity_id = t.activity_id AND s.device_id = t.device_id
+                    AND s.channel_id = $7 AND s.state IN ('active', 'stale'))
+            """
+    /// Start: the push-to-start tokens the API resolved when it accepted the dispatch.
+    static let startTargets = """
+        FROM dispatch_targets t LEFT JOIN users u ON u.id = t.user_id
+        WHERE t.dispatch_id = $1 AND t.id > $2
+        """
+
+    static let activityPage = page(of: activityTargets, limit: "$7", name: "livegate_fanout_activity_page")
+    static let activityPageBesideChannel = page(
+        of: activityTargetsBesideChannel, limit: "$8", name: "livegate_fanout_activity_page_beside_channel")
+    static let startPage = page(of: startTargets, limit: "$3", name: "livegate_fanout_start_page")
+
+    private static func page(of targets: String, limit: String, name: String) -> PostgresStatement {
+        PostgresStatement(
+            name: name, sql: "SELECT t.id, t.push_token, u.external_id \(targets) ORDER BY t.id LIMIT \(limit)")
+    }
+
+    /// The statement's filter and its parameters, `limit` (if any) last.
+    private static func targets(
+        of claimed: ClaimedDispatch, after cursor: Int64, tokenLifetime: Duration
+    ) -> (sql: String, page: PostgresStatement, parameters: [(any PostgresBindable)?]) {
+        let dispatch = claimed.dispatch
+        if dispatch.event == .start {
+            return (startTargets, startPage, [dispatch.id, cursor])
+        }
+        let parameters: [(any PostgresBindable)?] = [
+            dispatch.appID, dispatch.activityID, cursor, tokenLifetime.inSeconds, dispatch.externalID ?? "",
+            dispatch.workspaceID,
+        ]
+        if let channel = claimed.deliveredBroadcastChannel {
+            return (activityTargetsBesideChannel, activityPageBesideChannel, parameters + [channel.rawValue])
+        }
+        return (activityTargets, activityPage, parameters)
+    }
+
+    /// The devices with a token under the dispatch's tag that follow `channelID`: the pushes a broadcast
+    /// to it saves.
+    static func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID, on connection: PostgresConnection) throws -> Int {
+        let dispatch = claimed.dispatch
+        let rows = try connection.query(
+            """
+            SELECT count(*)::int AS n
+            FROM activity_device_states s
+            JOIN activity_tokens t ON t.app_id = s.app_id AND t.activity_id = s.activity_id AND t.device_id = s.device_id
+            WHERE s.app_id = $1 AND s.activity_id = $2 AND s.channel_id = $3 AND s.state IN ('active', 'stale')
+            """,
+            [dispatch.appID, dispatch.activityID, channelID.rawValue])
+        return try rows.first?.require("n") ?? 0
+    }
+
+    static func page(
+        _ claimed: ClaimedDispatch, after cursor: Int64, limit: Int, tokenLifetime: Duration,
+        on connection: PostgresConnection
+    ) throws -> [FanoutTarget] {
+        if let audience = claimed.audience {
+            return try AudienceFanoutStatements.page(claimed, audience: audience, after: cursor, limit: limit, on: connection)
+        }
+        let targets = targets(of: claimed, after: cursor, tokenLifetime: tokenLifetime)
+        return try Self.targets(from: connection.query(targets.page, targets.parameters + [limit]))
+    }
+
+    /// A page's rows (`id`, `push_token`, `external_id`) as targets.
+    static func targets(from rows: PostgresRows) throws -> [FanoutTarget] {
+        try rows.compactMap { row in
+            // The tables only hold valid hex; a row that is not is skipped rather than stalling the fan-out.
+            guard let token = PushToken(hex: try row.require("push_token")) else { return nil }
+            return FanoutTarget(cursor: try row.require("id"), token: token, externalID: try row.decode("external_id"))
+        }
+    }
+
+    static func count(_ claimed: ClaimedDispatch, tokenLifetime: Duration, on connection: PostgresConnection) throws -> Int {
+        if let audience = claimed.audience {
+            return try AudienceFanoutStatements.count(claimed, audience: audience, on: connection)
+        }
+        let targets = targets(of: claimed, after: claimed.fanoutCursor, tokenLifetime: tokenLifetime)
+        let rows = try connection.query("SELECT count(*)::int AS n \(targets.sql)", targets.parameters)
+        return try rows.first?.require("n") ?? 0
+    }
+
+    /// Deletes tokens APNs called dead, wherever this app keeps them. A device that registered a new
+    /// token meanwhile has another value in its row, so its new registration survives.
+    /// A push-to-start token's removal is counted for its type's health (`push_to_start_token_removals`).
+    static func removeDeadTokens(_ tokens: [PushToken], of dispatch: Dispatch, on connection: PostgresConnection) throws {
+        guard !tokens.isEmpty else { return }
+        guard dispatch.event == .start else {
+            try connection.query(
+                "DELETE FROM activity_tokens WHERE app_id = $1 AND push_token = ANY($2::text[])", [dispatch.appID, tokens.map(\.hex)])
+            return
+        }
+        try connection.query(
+            """
+            WITH removed AS (
+                DELETE FROM push_to_start_tokens WHERE app_id = $1 AND push_token = ANY($2::text[])
+                RETURNING app_id, attributes_type
+            )
+            INSERT INTO push_to_start_token_removals (app_id, attributes_type) SELECT app_id, attributes_type FROM removed
+            """,
+            [dispatch.appID, tokens.map(\.hex)])
+    }
+
+    /// Records each device's answer as its last push: on its update token's row, or a start's target row
+    /// (made here for a start to an audience).
+    static func recordAnswers(_ answers: [DeviceAnswer], of dispatch: Dispatch, on connection: PostgresConnection) throws {
+        if dispatch.audience != nil { return try AudienceFanoutStatements.recordAnswers(answers, of: dispatch, on: connection) }
+        try recordAnswers(answers, ofStart: dispatch.event == .start, on: connection)
+    }
+
+    /// Rows are locked in the order of `answers`: a page's come in token order, and a batch of small
+    /// dispatches sorts its own (`PostgresDeliveryQueue.settle`), so two writers cannot deadlock.
+    static func recordAnswers(_ answers: [DeviceAnswer], ofStart isStart: Bool, on connection: PostgresConnection) throws {
+        guard !answers.isEmpty else { return }
+        if isStart { return try StartConfirmationStatements.recordAnswers(answers, on: connection) }
+        let (dispatches, positions) = DeviceAnswer.dispatches(of: answers)
+        try connection.query(
+            """
+            UPDATE activity_tokens t
+            SET last_dispatch_id = ($1::text[]::uuid[])[a.dispatch], last_apns_status = a.status, last_pushed_at = now()
+            FROM unnest($2::text[]::int[], $3::text[]::bigint[], $4::text[]::smallint[]) AS a(dispatch, id, status)
+            WHERE t.id = a.id
+            """,
+            [dispatches, positions, answers.map { String($0.cursor) }, answers.map { String($0.status) }])
+    }
+
+    /// Retires the update tokens an `end` reached: that activity is over on those devices. A row whose
+    /// token changed since (a new activity under the same tag) is kept.
+    static func retireEndedTokens(_ targets: [FanoutTarget], on connection: PostgresConnection) throws {
+        guard !targets.isEmpty else { return }
+        try connection.query(
+            """
+            DELETE FROM activity_tokens t
+            USING unnest($1::text[]::bigint[], $2::text[]) AS ended(id, push_token)
+            WHERE t.id = ended.id AND t.push_token = ended.push_token
+            """,
+            [targets.map { String($0.cursor) }, targets.map(\.token.hex)])
+    }
+}

@@ -1,0 +1,63 @@
+import APNsCore
+import Foundation
+import LiveGateDomain
+import PostgresClient
+
+/// Tokens in `activity_tokens` and `push_to_start_tokens`; users and aliases made on first sight.
+package struct PostgresTokenRegistry: TokenRegistry {
+    let pool: PostgresConnectionPool
+
+    package init(pool: PostgresConnectionPool) {
+        self.pool = pool
+    }
+
+    @discardableResult
+    package func apply(_ registration: TokenRegistration, app: App) async throws -> ConfirmedStarts {
+        let (table, scopeColumn, scope) = Self.target(of: registration.kind)
+        guard let token = registration.token else {
+            // Removing needs no user: the registration is the device's, whoever it belonged to.
+            try await pool.query(
+                "DELETE FROM \(table) WHERE app_id = $1 AND \(scopeColumn) = $2 AND device_id = $3",
+                [app.id, scope, registration.deviceID])
+            return ConfirmedStarts()
+        }
+        return try await pool.transaction { connection in
+            let userID = try UserResolution.findOrCreate(
+                externalID: registration.externalID, alias: registration.alias, workspaceID: app.workspaceID,
+                on: connection)
+            // A device keeps its user when a later call does not name one (the SDK may not know it yet).
+            try connection.query(
+                """
+                INSERT INTO \(table) AS t (app_id, \(scopeColumn), device_id, user_id, push_token)
+                VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (app_id, \(scopeColumn), device_id) DO UPDATE
+                    SET push_token = EXCLUDED.push_token,
+                        user_id = COALESCE(EXCLUDED.user_id, t.user_id),
+                        updated_at = now()\(Self.lastPushReset(of: registration.kind))
+                    WHERE (t.push_token, t.user_id) IS DISTINCT FROM
+                          (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id))
+                """,
+                [app.id, scope, registration.deviceID, userID, token.hex])
+            // The started activity reports its update token under the start's activity id: it is on the device.
+            guard case .activity(let tag) = registration.kind else { return ConfirmedStarts() }
+            return try StartConfirmationStatements.confirm(
+                appID: app.id, activityID: tag, deviceID: registration.deviceID, on: connection)
+        }
+    }
+
+    /// A new update token has been sent nothing yet: the row's last push was the old token's.
+    static func lastPushReset(of kind: TokenRegistration.Kind) -> String {
+        guard case .activity = kind else { return "" }
+        return ["last_dispatch_id", "last_apns_status", "last_pushed_at"].map {
+            ",\n    \($0) = CASE WHEN t.push_token = EXCLUDED.push_token THEN t.\($0) END"
+        }.joined()
+    }
+
+    /// Table and column names are fixed strings chosen here, never input.
+    static func target(of kind: TokenRegistration.Kind) -> (table: String, scopeColumn: String, scope: String) {
+        switch kind {
+        case .activity(let tag): ("activity_tokens", "activity_id", tag)
+        case .pushToStart(let type): ("push_to_start_tokens", "attributes_type", type)
+        }
+    }
+}
