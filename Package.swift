@@ -284,6 +284,12 @@ let package = Package(
             dependencies: ["CivilTime"],
             swiftSettings: swiftSettings
         ),
+        // The gateway's domain on its own: a dispatch's life and the other rules, without I/O.
+        .testTarget(
+            name: "LiveGateDomainTests",
+            dependencies: ["LiveGateDomain", "APNsCore"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "APNsCoreTests",
             dependencies: ["APNsCore"],

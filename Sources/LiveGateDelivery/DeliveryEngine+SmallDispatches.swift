@@ -29,15 +29,12 @@ extension DeliveryEngine {
         var candidates: [(claimed: ClaimedDispatch, destination: APNsDestination)] = []
         for dispatch in claimed {
             if dispatch.stop != nil {
-                plan.small.append(SmallDispatch(claimed: dispatch, destination: nil, targets: []))
+                plan.small.append(SmallDispatch(claimed: dispatch, destination: nil, targets: [], settings: settings))
                 continue
             }
-            let event = dispatch.dispatch.event
-            let scheduledEnd = event == .end && dispatch.dispatch.externalID == nil && dispatch.dispatch.sendAt != nil
             let appID = dispatch.dispatch.appID
-            // A start to an audience is a fan-out whose size only its pages tell.
-            guard !scheduledEnd, !dispatch.broadcastRecorded, dispatch.dispatch.audience == nil,
-                dispatch.dispatch.expiresAt > Date(),
+            let life = DispatchLife(dispatch, retry: settings.handBackRetry, supersedes: settings.supersedes)
+            guard life.mayGoInABatch(now: Date()),
                 let app = try? await apps.value(for: appID, load: { try await tenancy.app(id: appID) }),
                 let destination = app.destination
             else {
@@ -54,7 +51,9 @@ extension DeliveryEngine {
                     let first = found[candidate.claimed.dispatch.id] ?? BatchTargets()
                     if !first.hasChannel, first.targets.count <= SmallDispatch.maximumDevices {
                         plan.small.append(
-                            SmallDispatch(claimed: candidate.claimed, destination: candidate.destination, targets: first.targets))
+                            SmallDispatch(
+                                claimed: candidate.claimed, destination: candidate.destination, targets: first.targets,
+                                settings: settings))
                     } else {
                         plan.large.append(candidate.claimed)
                     }
@@ -95,7 +94,7 @@ extension DeliveryEngine {
             logger.log(
                 level: unavailable ? .warning : .error, "a batch of small dispatches could not be recorded: handed back",
                 metadata: ["dispatches": "\(batch.count)", "error": "\(error)"])
-            let dueAt = unavailable ? Date() : Date() + settings.handBackRetry.baseDelay
+            let dueAt = DispatchLife.dueAfterFailure(databaseUnavailable: unavailable, now: Date(), retry: settings.handBackRetry)
             for small in batch { await handBackOnceTheDatabaseAnswers(small.id, dueAt: dueAt) }
         }
     }

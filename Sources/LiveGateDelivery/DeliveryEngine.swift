@@ -225,12 +225,14 @@ package final class DeliveryEngine: Service, Sendable {
             logger.warning(
                 "database unavailable mid-delivery: the dispatch is handed back once it answers",
                 metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-            await handBackOnceTheDatabaseAnswers(id, dueAt: Date())
+            await handBackOnceTheDatabaseAnswers(
+                id, dueAt: DispatchLife.dueAfterFailure(databaseUnavailable: true, now: Date(), retry: settings.handBackRetry))
             return nil
         } catch {
             // The database refused something mid-way: the dispatch is tried again after the base delay.
             logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-            await handBackOnceTheDatabaseAnswers(id, dueAt: Date() + settings.handBackRetry.baseDelay)
+            await handBackOnceTheDatabaseAnswers(
+                id, dueAt: DispatchLife.dueAfterFailure(databaseUnavailable: false, now: Date(), retry: settings.handBackRetry))
             return nil
         }
     }

@@ -6,16 +6,15 @@ import Logging
 import UUIDText
 
 extension DispatchDelivery {
-    /// How the dispatch's broadcast went: the dispatch may go on to its tokens, or it ended here.
+    /// How the dispatch's broadcast went, for its `DispatchLife` to decide what follows.
     enum BroadcastStep: Sendable, Equatable {
         /// No channel, narrowed to a user, a start, or sent by an earlier claim: nothing sent now.
         case none
-        /// APNs took it: every subscriber of the channel gets the update.
-        case delivered(channelID: ChannelID)
-        /// APNs did not take it (the reason is logged); the tokens still get their pushes.
-        case failed
-        /// It ended here (nil: its lease was lost).
-        case ended(DispatchEnding?)
+        /// Sent and recorded (`leaseKept` false: the record found another worker holding the dispatch).
+        /// `credentialRejected`: APNs refused the app's credential, as `entry` says. `deliveredTo`: the
+        /// channel APNs took it for, whose subscribers all get the update; nil when it did not (the
+        /// reason is logged), and the tokens still get their pushes.
+        case recorded(leaseKept: Bool, credentialRejected: Bool, entry: ActivityLogEntry?, deliveredTo: ChannelID?)
     }
 
     /// An update or end that is not narrowed to one user goes, once, to its activity's channel when it
@@ -41,12 +40,10 @@ extension DispatchDelivery {
                 "dispatch_id": "\(dispatch.id.lowercasedText)", "status": "\(outcome.status.map(String.init) ?? "none")",
                 "retries": "\(sent.retries)",
             ])
-        guard try await queue.recordBroadcast(claimed, worker: worker, record: record) else { return .ended(nil) }
-        if outcome.isCredentialProblem {
-            // The tokens would be refused for the same reason: stop here, as a page does.
-            return .ended(try await finish(claimed, .failed, log: entry.map { [$0] } ?? []))
-        }
-        return outcome.delivered ? .delivered(channelID: target.channelID) : .failed
+        let leaseKept = try await queue.recordBroadcast(claimed, worker: worker, record: record)
+        return .recorded(
+            leaseKept: leaseKept, credentialRejected: outcome.isCredentialProblem, entry: entry,
+            deliveredTo: outcome.delivered ? target.channelID : nil)
     }
 }
 

@@ -11,67 +11,72 @@ import UUIDText
 /// records the pages in order, so a crash repeats at most two pages and loses nothing. A dispatch
 /// superseded or cancelled meanwhile stops at its next batch and ends with what it sent counted.
 struct DispatchDelivery: DeliveryStage {
-    /// What a recorded page leaves the delivery to do.
-    private enum PageStep {
-        case goOn
-        /// The dispatch ended (nil: its lease was lost to another worker).
-        case ended(DispatchEnding?)
-    }
-
     let context: DeliveryContext
     /// Raised when the dispatch is superseded or cancelled; checked before every batch.
     let stop: DispatchStopFlag
 
-    /// Delivers the dispatch; nil when another worker took it over meanwhile.
+    /// Delivers the dispatch; nil when another worker took it over meanwhile. What to do at each step is
+    /// the dispatch's `DispatchLife`'s to say; this carries it out.
     func deliver(_ claimed: ClaimedDispatch, app: App?) async throws -> DispatchEnding? {
         var claimed = claimed
         let dispatch = claimed.dispatch
-        if let stop = claimed.stop {
-            return try await finish(claimed, stop.status)
-        }
-        guard let app else {
-            logger.warning("dispatch dropped: its app was deleted", metadata: ["dispatch_id": "\(dispatch.id.lowercasedText)"])
-            return try await finish(claimed, .failed)
-        }
-        if dispatch.expiresAt < Date() {
-            return try await finish(claimed, .failed, log: [DeliveryLogEntries.expired(dispatch)])
-        }
-        if dispatch.audience != nil {
+        var life = DispatchLife(claimed, retry: settings.handBackRetry, supersedes: settings.supersedes)
+        let readiness: DispatchLife.AppReadiness = app == nil ? .deleted : app?.destination == nil ? .noCredential : .ready
+        var action = life.begin(app: readiness, stop: stop.raised, now: Date())
+        if action == .readAudience {
             switch try await audience(of: dispatch) {
-            case .success(let audience): claimed.audience = audience
-            case .failure(let unavailable): return try await finish(claimed, .failed, log: unavailable.entry.map { [$0] } ?? [])
+            case .success(let audience):
+                claimed.audience = audience
+                action = life.audienceRead(app: readiness)
+            case .failure(let unavailable):
+                action = life.audienceUnavailable(entry: unavailable.entry)
             }
         }
-        guard let destination = app.destination else {
-            let devices = try await queue.targetCount(of: claimed, tokenLifetime: settings.tokenLifetime)
-            return try await finish(claimed, .failed, log: [DeliveryLogEntries.noCredential(dispatch, devices: devices)])
+        guard let destination = app?.destination, action == .send || action.isPreparation else {
+            return try await carryOut(action, claimed)
         }
         let leaseLost = NIOLockedValueBox(false)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await keepLease(dispatch.id, lost: leaseLost) }
             defer { group.cancelAll() }
-            if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt != nil {
-                // A scheduled end: the activity, and its channel, end now rather than when it was accepted.
-                try await queue.endChannel(of: claimed, deletingAfter: settings.channelRetention)
-            }
-            if dispatch.event != .start || dispatch.audience != nil, settings.supersedes {
-                await waitForSupersededToStop(claimed)
-            }
-            guard try await stillOwns(dispatch.id, leaseLost: leaseLost) else {
-                return leaseLost.withLockedValue { $0 } ? nil : try await release(dispatch.id, at: Date())
-            }
-            let broadcast = try await broadcast(claimed, to: destination)
-            if case .ended(let ending) = broadcast { return ending }
-            if let stop = stop.raised { return try await finish(claimed, stop.status) }
-            var besideChannel = claimed
-            if case .delivered(let channelID) = broadcast {
-                besideChannel.deliveredBroadcastChannel = channelID
-                GatewayMetrics.channelMemberPushesSkipped(try await queue.channelMembers(of: claimed, channelID: channelID))
-            }
-            return try await fanOut(
-                besideChannel, to: destination, broadcastDelivered: besideChannel.deliveredBroadcastChannel != nil,
-                leaseLost: leaseLost)
+            return try await deliverLeased(claimed, life: &life, action, to: destination, leaseLost: leaseLost)
         }
+    }
+
+    /// What follows once the lease is kept renewed: the preparations, the broadcast, then the pages.
+    private func deliverLeased(
+        _ claimed: ClaimedDispatch, life: inout DispatchLife, _ action: DispatchLife.Action, to destination: APNsDestination,
+        leaseLost: NIOLockedValueBox<Bool>
+    ) async throws -> DispatchEnding? {
+        let dispatch = claimed.dispatch
+        if case .prepare(let steps) = action {
+            for step in steps {
+                switch step {
+                case .endChannel: try await queue.endChannel(of: claimed, deletingAfter: settings.channelRetention)
+                case .waitForOlder: await waitForSupersededToStop(claimed)
+                }
+            }
+            _ = life.prepared()
+        }
+        let owned = try await stillOwns(dispatch.id, leaseLost: leaseLost)
+        if let notOwned = life.ownership(confirmed: owned, leaseLost: leaseLost.withLockedValue { $0 }, now: Date()) {
+            return try await carryOut(notOwned, claimed)
+        }
+        let broadcast = try await broadcast(claimed, to: destination)
+        var deliveredTo: ChannelID?
+        if case .recorded(let leaseKept, let credentialRejected, let entry, let channel) = broadcast {
+            if let ended = life.broadcastRecorded(leaseKept: leaseKept, credentialRejected: credentialRejected, entry: entry) {
+                return try await carryOut(ended, claimed)
+            }
+            deliveredTo = channel
+        }
+        if let stop = stop.raised { return try await carryOut(life.stopped(stop), claimed) }
+        var besideChannel = claimed
+        if let channelID = deliveredTo {
+            besideChannel.deliveredBroadcastChannel = channelID
+            GatewayMetrics.channelMemberPushesSkipped(try await queue.channelMembers(of: claimed, channelID: channelID))
+        }
+        return try await fanOut(besideChannel, life: &life, to: destination, leaseLost: leaseLost)
     }
 
     /// Two pages overlap: the next page's pushes start while the current page's last answers are still
@@ -82,19 +87,19 @@ struct DispatchDelivery: DeliveryStage {
     /// A dispatch whose broadcast reached its channel logs no "no token registered" entry: its devices
     /// may all be subscribers of the channel.
     private func fanOut(
-        _ claimed: ClaimedDispatch, to destination: APNsDestination, broadcastDelivered: Bool,
+        _ claimed: ClaimedDispatch, life: inout DispatchLife, to destination: APNsDestination,
         leaseLost leaseLostBox: NIOLockedValueBox<Bool>
     ) async throws -> DispatchEnding? {
         let dispatch = claimed.dispatch
         let leaseLost = { leaseLostBox.withLockedValue { $0 } }
-        var cursor = claimed.fanoutCursor
-        let first = try await nextPage(claimed, after: cursor)
+        var pageStart = claimed.fanoutCursor
+        let first = try await nextPage(claimed, after: pageStart)
         guard let firstEnd = first.last?.cursor else {
-            let nobody = cursor == 0 && !broadcastDelivered && !claimed.broadcastRecorded
-            return try await finish(claimed, .done, log: nobody ? [DeliveryLogEntries.noTokens(dispatch)] : [])
+            return try await carryOut(life.noTargets(broadcastDelivered: claimed.deliveredBroadcastChannel != nil), claimed)
         }
-        guard try await stillOwns(dispatch.id, leaseLost: leaseLostBox) else {
-            return leaseLost() ? nil : try await release(dispatch.id, at: Date())
+        let owned = try await stillOwns(dispatch.id, leaseLost: leaseLostBox)
+        if let notOwned = life.ownership(confirmed: owned, leaseLost: leaseLost(), now: Date()) {
+            return try await carryOut(notOwned, claimed)
         }
         var sending = startSending(first, of: dispatch, to: destination)
         var sendingPage = first
@@ -130,26 +135,42 @@ struct DispatchDelivery: DeliveryStage {
             }
             let outcome = await outcomeOnceAPNsIsBack(
                 await sending.value, page: sendingPage, overlapping: next, of: dispatch, to: destination)
-            if case .ended(let ending) = try await settle(outcome, claimed, pageStart: cursor) {
+            let after: DispatchLife.FollowingPage =
+                next != nil ? .sending : following.isEmpty ? .none : leaseLost() ? .leaseLost : .notResumedHere
+            let action = life.pageAnswered(
+                progress: outcome.progress, credentialProblem: outcome.credentialProblem, unreachable: outcome.unreachable != nil,
+                pageStart: pageStart, stop: stop.raised, following: after, now: Date())
+            guard case .record(let progress) = action else {
                 _ = await next?.value
-                return ending
+                return try await carryOut(action, claimed, unreachable: outcome.unreachable)
             }
-            if let reason = stop.raised {
-                // What the overlapping page sent before the stop is counted too.
-                if let next, case .ended(let ending) = try await settle(await next.value, claimed, pageStart: sendingEnd) {
-                    return ending
-                }
-                return try await finish(claimed, reason.status)
+            if let ended = life.recorded(leaseKept: try await record(claimed, progress)) {
+                _ = await next?.value
+                return try await carryOut(ended, claimed)
             }
-            cursor = sendingEnd
             guard let next, let followingEnd = following.last?.cursor else {
-                if following.isEmpty { return try await finish(claimed, .done) }
-                if leaseLost() { return nil }
-                return try await release(dispatch.id, at: Date())
+                preconditionFailure("a dispatch goes on only while its next page is going out")
             }
+            pageStart = sendingEnd
             sending = next
             sendingPage = following
             sendingEnd = followingEnd
+        }
+    }
+
+    /// Carries out an end `DispatchLife` decided: records the progress it names, then finishes the
+    /// dispatch or hands it back; nil when the lease turns out lost.
+    private func carryOut(
+        _ action: DispatchLife.Action, _ claimed: ClaimedDispatch, unreachable: PushResult.RetriableProblem? = nil
+    ) async throws -> DispatchEnding? {
+        guard let settlement = try await settlement(action, of: claimed, unreachable: unreachable) else { return nil }
+        if case .finish(_, .some(let progress), _) = action, try await !record(claimed, progress) { return nil }
+        if case .handBack(_, .some(let progress), _) = action, try await !record(claimed, progress) { return nil }
+        switch settlement.ending {
+        case .finished(let status):
+            return try await queue.finish(claimed, worker: worker, status: status, log: settlement.log) ? settlement.ending : nil
+        case .handedBack(let retryAt):
+            return try await queue.release(claimed.dispatch.id, worker: worker, retryAt: retryAt) ? settlement.ending : nil
         }
     }
 
@@ -172,22 +193,6 @@ struct DispatchDelivery: DeliveryStage {
         _ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination
     ) -> Task<PageOutcome, Never> {
         Task { await send(page, of: dispatch, to: destination) }
-    }
-
-    /// Records a page as its verdict says, and ends the dispatch when that says so; `.goOn` otherwise
-    /// (unless the page's record raised the stop).
-    private func settle(_ outcome: PageOutcome, _ claimed: ClaimedDispatch, pageStart: Int64) async throws -> PageStep {
-        switch PageVerdict(outcome, of: claimed, pageStart: pageStart, stopped: stop.raised, retry: settings.handBackRetry) {
-        case .record(let progress):
-            return try await record(claimed, progress) ? .goOn : .ended(nil)
-        case .finish(let status, let progress, let log):
-            guard try await record(claimed, progress) else { return .ended(nil) }
-            return .ended(try await finish(claimed, status, log: log))
-        case .handBack(let retryAt, let progress):
-            guard try await record(claimed, progress) else { return .ended(nil) }
-            PageVerdict.logHandBack(of: claimed, retryAt: retryAt, to: logger)
-            return .ended(try await release(claimed.dispatch.id, at: retryAt))
-        }
     }
 
     /// Sends a page in batches, all at once (the in-flight limit paces them), and tallies the answers.
@@ -227,14 +232,6 @@ struct DispatchDelivery: DeliveryStage {
             guard let delivering = try? await queue.supersededDeliveriesStillSending(before: claimed), delivering > 0 else { return }
             try? await Task.sleep(for: .milliseconds(20))
         }
-    }
-
-    func finish(_ claimed: ClaimedDispatch, _ status: DispatchState, log: [ActivityLogEntry] = []) async throws -> DispatchEnding? {
-        try await queue.finish(claimed, worker: worker, status: status, log: log) ? .finished(status) : nil
-    }
-
-    private func release(_ id: UUID, at date: Date) async throws -> DispatchEnding? {
-        try await queue.release(id, worker: worker, retryAt: date) ? .handedBack(retryAt: date) : nil
     }
 
     /// Whether this worker may start sending more of the dispatch (`DispatchOwnership`); a lease found

@@ -14,6 +14,15 @@ struct SmallDispatch: Sendable {
     let claimed: ClaimedDispatch
     let destination: APNsDestination?
     let targets: [FanoutTarget]
+    /// What its delivery decides at each step, as for every dispatch.
+    var life: DispatchLife
+
+    init(claimed: ClaimedDispatch, destination: APNsDestination?, targets: [FanoutTarget], settings: DeliverySettings) {
+        self.claimed = claimed
+        self.destination = destination
+        self.targets = targets
+        self.life = DispatchLife(claimed, retry: settings.handBackRetry, supersedes: settings.supersedes)
+    }
 
     var id: UUID { claimed.dispatch.id }
 }

@@ -34,14 +34,23 @@ struct SmallDispatchBatch: DeliveryStage {
             defer { group.cancelAll() }
             var settlements: [DispatchSettlement] = []
             var sendable: [SmallDispatch] = []
-            for small in batch {
-                if let stop = small.claimed.stop ?? flags[small.id]?.raised {
-                    settlements.append(.stopped(small.claimed, stop))
-                } else {
+            var mayWait: [SmallDispatch] = []
+            let now = Date()
+            for var small in batch {
+                switch small.life.begin(app: .ready, stop: flags[small.id]?.raised, now: now) {
+                case .send:
                     sendable.append(small)
+                case .prepare(let steps):
+                    // The plan sends only dispatches that at most wait for older deliveries this way.
+                    precondition(steps == [.waitForOlder], "\(steps) is not for a small dispatch")
+                    _ = small.life.prepared()
+                    sendable.append(small)
+                    mayWait.append(small)
+                case let ended:
+                    settlements.append(await settlementWithoutFail(ended, of: small.claimed))
                 }
             }
-            let waiting = settings.supersedes ? try await olderStillSending(before: sendable) : [:]
+            let waiting = mayWait.isEmpty ? [:] : try await olderStillSending(before: mayWait)
             group.addTask { await send(sendable.filter { waiting[$0.id] == nil }, flags: flags) }
             if !waiting.isEmpty {
                 group.addTask {
@@ -96,9 +105,10 @@ struct SmallDispatchBatch: DeliveryStage {
         }
         var settlements: [DispatchSettlement] = []
         var offset = 0
-        for small in dispatches {
+        for var small in dispatches {
             guard goingIDs.contains(small.id), let flag = flags[small.id] else {
-                settlements.append(.stopped(small.claimed, flags[small.id]?.raised ?? .cancelled))
+                let stopped = small.life.stopped(flags[small.id]?.raised ?? .cancelled)
+                settlements.append(await settlementWithoutFail(stopped, of: small.claimed))
                 continue
             }
             let range = offset..<(offset + small.targets.count)
@@ -106,37 +116,44 @@ struct SmallDispatchBatch: DeliveryStage {
             var results = zip(sent[range], pushes[range]).map { result, push in
                 result.map { SentPush(result: $0.result, retries: $0.retries, push: push) }
             }
-            settlements.append(await settle(small, results: &results, to: destination, stop: flag))
+            settlements.append(await settle(&small, results: &results, to: destination, stop: flag))
         }
         return settlements
     }
 
-    /// How a dispatch ends after its answers: its only page's verdict, as a fan-out's page gets one.
+    /// How a dispatch ends after its answers: its only page, and last, answered as a fan-out's page is.
     private func settle(
-        _ small: SmallDispatch, results: inout [SentPush?],
+        _ small: inout SmallDispatch, results: inout [SentPush?],
         to destination: APNsDestination, stop: DispatchStopFlag
     ) async -> DispatchSettlement {
         let claimed = small.claimed
         let dispatch = claimed.dispatch
-        guard !small.targets.isEmpty else {
-            let nobody = claimed.fanoutCursor == 0 && !claimed.broadcastRecorded
-            return DispatchSettlement(
-                claimed, .finished(.done), progress: FanoutProgress(cursor: claimed.fanoutCursor),
-                log: nobody ? [DeliveryLogEntries.noTokens(dispatch)] : [])
+        let action: DispatchLife.Action
+        var unreachable: PushResult.RetriableProblem?
+        if small.targets.isEmpty {
+            action = small.life.noTargets(broadcastDelivered: false)
+        } else {
+            // Some devices answered, others not at all: those are sent again in rounds, as in a page.
+            await UnansweredResend(context: context)
+                .resend(&results, of: dispatch, to: destination, unless: stop)
+            let outcome = PageOutcome(page: small.targets, results: results, dispatch: dispatch)
+            unreachable = outcome.unreachable
+            action = small.life.pageAnswered(
+                progress: outcome.progress, credentialProblem: outcome.credentialProblem, unreachable: outcome.unreachable != nil,
+                pageStart: claimed.fanoutCursor, stop: stop.raised, following: .none, now: Date())
         }
-        // Some devices answered, others not at all: those are sent again in rounds, as in a page.
-        await UnansweredResend(context: context)
-            .resend(&results, of: dispatch, to: destination, unless: stop)
-        let outcome = PageOutcome(page: small.targets, results: results, dispatch: dispatch)
-        switch PageVerdict(outcome, of: claimed, pageStart: claimed.fanoutCursor, stopped: stop.raised, retry: settings.handBackRetry) {
-        case .record(let progress):
-            return DispatchSettlement(claimed, .finished(stop.raised?.status ?? .done), progress: progress)
-        case .finish(let status, let progress, let log):
-            return DispatchSettlement(claimed, .finished(status), progress: progress, log: log)
-        case .handBack(let retryAt, let progress):
-            PageVerdict.logHandBack(of: claimed, retryAt: retryAt, to: logger)
-            return DispatchSettlement(claimed, .handedBack(retryAt: retryAt), progress: progress)
-        }
+        return await settlementWithoutFail(action, of: claimed, unreachable: unreachable)
+    }
+
+    /// A settlement for every dispatch of the batch, which waits for all of them: only a dispatch
+    /// without a credential reads the database for its entries, and a small one has one; should that
+    /// ever fail, the dispatch goes back, due now.
+    private func settlementWithoutFail(
+        _ action: DispatchLife.Action, of claimed: ClaimedDispatch, unreachable: PushResult.RetriableProblem? = nil
+    ) async -> DispatchSettlement {
+        let settlement = try? await settlement(action, of: claimed, unreachable: unreachable)
+        return settlement
+            ?? DispatchSettlement(claimed, .handedBack(retryAt: Date()), progress: FanoutProgress(cursor: claimed.fanoutCursor))
     }
 
     /// The older superseded deliveries each dispatch must wait for before it sends, so a device never

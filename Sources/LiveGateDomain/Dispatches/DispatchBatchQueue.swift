@@ -57,11 +57,6 @@ package struct DispatchSettlement: Sendable {
         self.progress = progress
         self.log = log
     }
-
-    /// Stopped before any of its pushes went: it ends as the stop says, with nothing counted.
-    package static func stopped(_ claimed: ClaimedDispatch, _ stop: DispatchStop) -> DispatchSettlement {
-        DispatchSettlement(claimed, .finished(stop.status), progress: FanoutProgress(cursor: claimed.fanoutCursor))
-    }
 }
 
 /// An older delivery superseded by a newer dispatch, still under way (`status = 'delivering'`).

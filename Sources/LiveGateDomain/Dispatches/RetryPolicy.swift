@@ -1,4 +1,3 @@
-import LiveGateDomain
 /// Exponential backoff with jitter: attempt n (from 1) waits between half and all of
 /// `baseDelay × 2^(n-1)`, capped at `maximumDelay`, so retries of many pushes spread out instead of
 /// arriving at APNs together.
