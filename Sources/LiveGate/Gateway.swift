@@ -5,14 +5,15 @@ import LiveGateDelivery
 import LiveGateDomain
 import LiveGateStore
 import Logging
+import NIOCore
 import PostgresClient
 import Prometheus
 import ServiceLifecycle
 
 /// The one place the whole gateway is put together: the HTTP application and every service
 /// `livegate serve` runs beside it (delivery, housekeeping, planner statistics, quota return, the
-/// channel manager, the backlog gauges), over one pool. `livegate serve` runs what this returns, and
-/// tests can run the same.
+/// channel manager, the backlog gauges), over one pool. `livegate serve` runs what `build` returns, and
+/// tests assemble the same `GatewayParts`.
 package enum Gateway {
     /// `metricsRegistry`: where `GET /metrics` reads from (bootstrapped once, in `main`); nil, or
     /// `settings.metricsEnabled` false, serves no metrics. The pool is closed by the application's
@@ -20,23 +21,34 @@ package enum Gateway {
     package static func build(
         settings: GatewaySettings, pool: PostgresConnectionPool, metricsRegistry: PrometheusCollectorRegistry?, logger: Logger
     ) -> some ApplicationProtocol {
+        logger.info("APNs connections", metadata: connectionMetadata(transport: settings.transport, delivery: settings.delivery))
+        return parts(settings: settings, pool: pool, metricsRegistry: metricsRegistry, logger: logger).application()
+    }
+
+    /// Every part of the gateway, wired as `build` ships them. `worker`: the delivery engine's name
+    /// among the gateways sharing the database; `providerTokens`: the one cache of provider tokens for
+    /// pushes, broadcasts and channel management; `clock`: the time messages are accepted at.
+    package static func parts(
+        settings: GatewaySettings, pool: PostgresConnectionPool, metricsRegistry: PrometheusCollectorRegistry?, logger: Logger,
+        worker: String = DeliveryEngine.defaultWorkerName(), providerTokens: ProviderTokenCache = ProviderTokenCache(),
+        clock: MessageClock = .system
+    ) -> GatewayParts {
         var configuration = settings.http
         if settings.metricsEnabled, let metricsRegistry {
             configuration.metrics = MetricsExposure(registry: metricsRegistry, address: settings.metricsAddress)
         }
         let transport = settings.transport
-        logger.info("APNs connections", metadata: connectionMetadata(transport: transport, delivery: settings.delivery))
         let doorbell = DeliveryDoorbell()
         let stops = DispatchStopSignals()
         // Updates committed here go to this gateway's engine without a claim.
         let handoff = settings.deliveryEnabled ? DeliveryHandoff(doorbell: doorbell, stops: stops) : nil
         // One provider token per key for pushes, broadcasts and channel management: APNs refuses
         // tokens of one key that change too often.
-        let providerTokens = ProviderTokenCache()
-        let dependencies = GatewayDependencies.postgres(
-            pool: pool, dispatchCommit: settings.dispatchCommit,
-            commits: DeliveryCommits(doorbell: doorbell, stops: stops, handoff: handoff),
+        let commits = DeliveryCommits(doorbell: doorbell, stops: stops, handoff: handoff)
+        var dependencies = GatewayDependencies.postgres(
+            pool: pool, dispatchCommit: settings.dispatchCommit, commits: commits,
             channelManager: APNsChannelManager(tokens: providerTokens, transport: transport))
+        dependencies.clock = clock
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
         // stops, unspent quota goes back, then the pool closes.
         var services: [any Service] = [
@@ -57,16 +69,20 @@ package enum Gateway {
         if configuration.metrics != nil {
             services.append(PeriodicService.dispatchBacklog(pool: pool, interval: settings.metricsRefresh, logger: logger))
         }
+        var engine: DeliveryEngine?
         if settings.deliveryEnabled {
-            services.append(
-                DeliveryEngine(
-                    queue: PostgresDeliveryQueue(pool: pool, supersedes: settings.delivery.supersedes),
-                    tenancy: dependencies.tenancy, sender: APNsSender(tokens: providerTokens, transport: transport),
-                    settings: settings.delivery, doorbell: doorbell, stops: stops, logger: logger,
-                    // Its own connection: a crash ends the session, and other gateways take over at once.
-                    session: PostgresWorkerSession(configuration: settings.database), handoff: handoff))
+            let delivery = DeliveryEngine(
+                queue: PostgresDeliveryQueue(pool: pool, supersedes: settings.delivery.supersedes),
+                tenancy: dependencies.tenancy, sender: APNsSender(tokens: providerTokens, transport: transport),
+                settings: settings.delivery, doorbell: doorbell, stops: stops, logger: logger, worker: worker,
+                // Its own connection: a crash ends the session, and other gateways take over at once.
+                session: PostgresWorkerSession(configuration: settings.database), handoff: handoff)
+            services.append(delivery)
+            engine = delivery
         }
-        return buildApplication(configuration: configuration, dependencies: dependencies, logger: logger, services: services)
+        return GatewayParts(
+            configuration: configuration, dependencies: dependencies, engine: engine, commits: commits, services: services,
+            logger: logger)
     }
 
     /// What the gateway logs as it starts: the APNs connection settings in force, derived ones included.

@@ -6,10 +6,10 @@ import LiveGateDomain
 /// (`DeliveryDoorbell`), and deliveries of what a commit superseded or a `DELETE` cancelled stop at once
 /// (`DispatchStopSignals`).
 package struct DeliveryCommits: DispatchCommitListener {
-    let doorbell: DeliveryDoorbell
-    let stops: DispatchStopSignals
+    package let doorbell: DeliveryDoorbell
+    package let stops: DispatchStopSignals
     /// Nil: the engine claims everything, and no commit is written leased to it.
-    let handoff: DeliveryHandoff?
+    package let handoff: DeliveryHandoff?
 
     package init(doorbell: DeliveryDoorbell, stops: DispatchStopSignals, handoff: DeliveryHandoff?) {
         self.doorbell = doorbell

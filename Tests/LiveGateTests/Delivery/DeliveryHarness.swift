@@ -15,25 +15,28 @@ import TestSupport
 import Testing
 
 /// A test's own database, an APNs simulator over TLS that knows the app's key, a tenant whose app
-/// sends to it, and a delivery engine over the same database: messages go in through the real router
-/// and come out at the simulator through the real HTTP/2 client.
+/// sends to it, and the gateway `Gateway.parts` wires for `livegate serve` over them: messages go in
+/// through its router and come out at the simulator through its delivery engine and HTTP/2 client.
 struct DeliveryHarness {
     let database: TestDatabase
     let simulator: APNsSimulator
     let tenant: Tenant
+    /// The gateway as `serve` wires it; its services are not run, its engine only as a test says.
+    let parts: GatewayParts
     let engine: DeliveryEngine
     /// The app's key, for apps made to share or break it.
     let keys: TestKeyPair
     let endpoint: APNsEndpoint
-    /// Rung by the router after each commit; wakes `engine` when it runs as a service.
-    let doorbell: DeliveryDoorbell
-    /// Shared by the router and `engine`, as in `serve`: a commit or `DELETE` here stops a delivery at once.
-    let stops: DispatchStopSignals
     let certificate: TestKeyPair.Certificate
     let tokenCache: ProviderTokenCache
     let settings: DeliverySettings
-    /// Shared by the router and `engine` when made `handingOver`, as in `serve`.
-    var handoff: DeliveryHandoff? = nil
+
+    /// Rung by the router after each commit; wakes `engine` when it runs as a service.
+    var doorbell: DeliveryDoorbell { parts.commits.doorbell }
+    /// Shared by the router and `engine`, as in `serve`: a commit or `DELETE` here stops a delivery at once.
+    var stops: DispatchStopSignals { parts.commits.stops }
+    /// Where the router's commits hand `engine` what they wrote leased to it, while it runs.
+    var handoff: DeliveryHandoff? { parts.commits.handoff }
 
     /// Quick retries, so tests of backoff take milliseconds.
     static let testSettings = DeliverySettings(
@@ -45,7 +48,7 @@ struct DeliveryHarness {
 
     static func with(
         settings: DeliverySettings = testSettings, tokens: ProviderTokenCache = ProviderTokenCache(),
-        credentials: Bool = true, endpoint override: APNsEndpoint? = nil, handingOver: Bool = false,
+        credentials: Bool = true, endpoint override: APNsEndpoint? = nil,
         _ body: (DeliveryHarness) async throws -> Void
     ) async throws {
         try await SimulatorFixture.with { fixture in
@@ -53,19 +56,17 @@ struct DeliveryHarness {
             try await TestDatabase.with(poolSize: 6) { database in
                 let tenant = try await database.makeTenant(
                     bundleID: APNsSimulatorTests.bundleID, endpoint: endpoint, credentials: credentials ? fixture.credentials : nil)
-                let doorbell = DeliveryDoorbell()
-                let stops = DispatchStopSignals()
-                let handoff = handingOver ? DeliveryHandoff(doorbell: doorbell, stops: stops) : nil
-                let engine = DeliveryEngine(
-                    queue: PostgresDeliveryQueue(pool: database.pool, supersedes: settings.supersedes), tenancy: database.tenancy,
-                    sender: APNsSender(tokens: tokens, transport: .init(trustedCAFile: fixture.certificate.certificateFile)),
-                    settings: settings, doorbell: doorbell, stops: stops, logger: .quiet, worker: "test-worker",
-                    handoff: handoff)
+                var gateway = TestGateway.settings(database, trustedCAFile: fixture.certificate.certificateFile, delivery: true)
+                gateway.delivery = settings
+                gateway.dispatchCommit.supersedes = settings.supersedes
+                let parts = Gateway.parts(
+                    settings: gateway, pool: database.pool, metricsRegistry: nil, logger: .quiet, worker: "test-worker",
+                    providerTokens: tokens)
+                let engine = try #require(parts.engine)
                 let harness = DeliveryHarness(
-                    database: database, simulator: fixture.simulator,
-                    tenant: tenant, engine: engine, keys: fixture.keys,
-                    endpoint: endpoint, doorbell: doorbell, stops: stops, certificate: fixture.certificate, tokenCache: tokens,
-                    settings: settings, handoff: handoff)
+                    database: database, simulator: fixture.simulator, tenant: tenant, parts: parts, engine: engine,
+                    keys: fixture.keys, endpoint: endpoint, certificate: fixture.certificate, tokenCache: tokens,
+                    settings: settings)
                 do {
                     try await body(harness)
                 } catch {
@@ -79,10 +80,7 @@ struct DeliveryHarness {
 
     /// Calls the gateway's router, as the customer's server and the SDK would.
     func api(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let commit = DispatchCommitSettings(supersedes: settings.supersedes)
-        try await TestGateway.app(database, doorbell: doorbell, stops: stops, dispatchCommit: commit, handoff: handoff).test(
-            .router
-        ) { client in
+        try await TestGateway.app(parts).test(.router) { client in
             try await body(client)
         }
     }

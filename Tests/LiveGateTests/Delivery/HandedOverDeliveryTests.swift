@@ -23,7 +23,7 @@ struct HandedOverDeliveryTests {
     @Test func anUpdateIsDeliveredWithoutAClaim() async throws {
         var settings = DeliveryHarness.testSettings
         settings.pollInterval = .seconds(3_600)
-        try await DeliveryHarness.with(settings: settings, handingOver: true) { harness in
+        try await DeliveryHarness.with(settings: settings) { harness in
             try await harness.register(token(0x51), device: "phone", tag: "order-1")
             var id = ""
             try await DeliveryServiceTests.running(harness.engine) {
@@ -49,7 +49,7 @@ struct HandedOverDeliveryTests {
     @Test func aStartIsDeliveredWithoutAClaim() async throws {
         var settings = DeliveryHarness.testSettings
         settings.pollInterval = .seconds(3_600)
-        try await DeliveryHarness.with(settings: settings, handingOver: true) { harness in
+        try await DeliveryHarness.with(settings: settings) { harness in
             try await harness.database.registerPushToStart(
                 harness.tenant, type: "OrderAttributes", device: "phone", token: token(0x71), externalID: "fan-1")
             let body = #"""
@@ -60,8 +60,11 @@ struct HandedOverDeliveryTests {
             let id = NIOLockedValueBox<String?>(nil)
             try await DeliveryServiceTests.running(harness.engine) {
                 try await Task.sleep(for: .milliseconds(200))
-                let app = TestGateway.app(
-                    harness.database, doorbell: DeliveryDoorbell(), stops: harness.stops, handoff: harness.handoff)
+                // The gateway's wiring but for the doorbell its commits ring.
+                let deaf = DeliveryCommits(doorbell: DeliveryDoorbell(), stops: harness.stops, handoff: harness.handoff)
+                let app = buildApplication(
+                    configuration: harness.parts.configuration,
+                    dependencies: .postgres(pool: harness.database.pool, commits: deaf), logger: .quiet)
                 try await app.test(.router) { client in
                     let response = try await client.post("/messages/live_activity/start", body, key: harness.tenant.secret)
                     #expect(response.status == .created)
@@ -89,7 +92,7 @@ struct HandedOverDeliveryTests {
     @Test func updatesToOneActivityInOneCommitSendOnlyTheNewest() async throws {
         var settings = DeliveryHarness.testSettings
         settings.pollInterval = .seconds(3_600)
-        try await DeliveryHarness.with(settings: settings, handingOver: true) { harness in
+        try await DeliveryHarness.with(settings: settings) { harness in
             try await harness.register(token(0x61), device: "phone", tag: "order-6")
             try await harness.register(token(0x62), device: "tablet", tag: "order-7")
             let older = harness.dispatch(to: "order-6", #"{"stage":"cooking"}"#)
@@ -124,7 +127,7 @@ struct HandedOverDeliveryTests {
 
     /// A stopping engine takes nothing more: commits then write their updates pending, for any gateway.
     @Test func aStoppedEngineTakesNothing() async throws {
-        try await DeliveryHarness.with(handingOver: true) { harness in
+        try await DeliveryHarness.with() { harness in
             try await harness.register(token(0x71), device: "phone", tag: "order-8")
             try await DeliveryServiceTests.running(harness.engine) {}
             let id = try await harness.update(#""content_state":{"stage":"cooking"}"#, activityID: "order-8")
