@@ -50,7 +50,11 @@ extension DeliveryEngine {
                 "could not start dispatches handed over at their commit: handed back",
                 metadata: ["dispatches": "\(claimed.count)", "error": "\(error)"])
             for id in ids { stops.unwatch(id) }
-            group.addTask { for id in ids { await self.handBackOnceTheDatabaseAnswers(id, dueAt: Date()) } }
+            group.addTask {
+                for id in ids { _ = await self.handBackOnceTheDatabaseAnswers(id, dueAt: Date()) }
+                // Never started, so not among those being delivered: a claim finds them at once.
+                self.doorbell.ring()
+            }
             return
         }
         let byGeneration = Dictionary(grouping: zip(claimed, handed.map(\.generation)), by: { $0.1 })

@@ -79,9 +79,13 @@ extension DeliveryEngine {
     }
 
     /// Delivers a batch of small dispatches; a batch the database failed mid-way is handed back whole,
-    /// each dispatch as the per-dispatch path hands one back.
+    /// each dispatch as the per-dispatch path hands one back. Returns how each ended (none for those
+    /// another worker holds now).
     /// `flags`: the batch's stop flags, watched since the plan (`watchStops`); unwatched here when it ends.
-    func deliver(_ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag], claimedUnder generation: Int?) async {
+    @discardableResult
+    func deliver(
+        _ batch: [SmallDispatch], flags: [UUID: DispatchStopFlag], claimedUnder generation: Int?
+    ) async -> [DispatchEnding] {
         let delivery = SmallDispatchBatch(context: context(claimedUnder: generation), stops: stops, sendingNow: sendingNow)
         defer { for small in batch { stops.unwatch(small.id) } }
         do {
@@ -89,13 +93,18 @@ extension DeliveryEngine {
             for small in batch {
                 GatewayMetrics.deliveryEnded(small.claimed, endings[small.id])
             }
+            return Array(endings.values)
         } catch {
             let unavailable = isDatabaseUnavailable(error)
             logger.log(
                 level: unavailable ? .warning : .error, "a batch of small dispatches could not be recorded: handed back",
                 metadata: ["dispatches": "\(batch.count)", "error": "\(error)"])
             let dueAt = DispatchLife.dueAfterFailure(databaseUnavailable: unavailable, now: Date(), retry: settings.handBackRetry)
-            for small in batch { await handBackOnceTheDatabaseAnswers(small.id, dueAt: dueAt) }
+            var endings: [DispatchEnding] = []
+            for small in batch where await handBackOnceTheDatabaseAnswers(small.id, dueAt: dueAt) {
+                endings.append(.handedBack(retryAt: dueAt))
+            }
+            return endings
         }
     }
 }

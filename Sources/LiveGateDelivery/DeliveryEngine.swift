@@ -23,7 +23,7 @@ package final class DeliveryEngine: Service, Sendable {
     let tenancy: any TenancyRepository
     let sender: APNsSender
     let settings: DeliverySettings
-    private let doorbell: DeliveryDoorbell
+    let doorbell: DeliveryDoorbell
     let stops: DispatchStopSignals
     let logger: Logger
     let apps: ExpiringCache<UUID, App>
@@ -147,16 +147,16 @@ package final class DeliveryEngine: Service, Sendable {
         if !plan.small.isEmpty {
             let flags = watchStops(plan.small)
             group.addTask {
-                await self.deliver(plan.small, flags: flags, claimedUnder: generation)
+                let endings = await self.deliver(plan.small, flags: flags, claimedUnder: generation)
                 self.delivering.withLockedValue { $0.small.subtract(plan.small.map(\.id)) }
-                self.doorbell.wake()
+                self.delivered(handingBackDueNow: endings.contains { Self.isDueNow($0) })
             }
         }
         for dispatch in plan.large {
             group.addTask {
-                _ = await self.deliver(dispatch, claimedUnder: generation)
+                let ending = await self.deliver(dispatch, claimedUnder: generation)
                 self.delivering.withLockedValue { _ = $0.large.remove(dispatch.dispatch.id) }
-                self.doorbell.wake()
+                self.delivered(handingBackDueNow: Self.isDueNow(ending))
             }
         }
     }
@@ -190,6 +190,12 @@ package final class DeliveryEngine: Service, Sendable {
     }
 
     var isStopping: Bool { stopping.withLockedValue { $0 } }
+
+    /// Whether a delivery left its dispatch handed back and due already.
+    static func isDueNow(_ ending: DispatchEnding?, now: Date = Date()) -> Bool {
+        guard case .handedBack(let retryAt) = ending else { return false }
+        return retryAt <= now
+    }
 
     /// What a delivery of dispatches claimed (or handed over) under session `generation` works with.
     func context(claimedUnder generation: Int?) -> DeliveryContext {
@@ -225,15 +231,13 @@ package final class DeliveryEngine: Service, Sendable {
             logger.warning(
                 "database unavailable mid-delivery: the dispatch is handed back once it answers",
                 metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-            await handBackOnceTheDatabaseAnswers(
-                id, dueAt: DispatchLife.dueAfterFailure(databaseUnavailable: true, now: Date(), retry: settings.handBackRetry))
-            return nil
+            let dueAt = DispatchLife.dueAfterFailure(databaseUnavailable: true, now: Date(), retry: settings.handBackRetry)
+            return await handBackOnceTheDatabaseAnswers(id, dueAt: dueAt) ? .handedBack(retryAt: dueAt) : nil
         } catch {
             // The database refused something mid-way: the dispatch is tried again after the base delay.
             logger.error("dispatch delivery failed", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-            await handBackOnceTheDatabaseAnswers(
-                id, dueAt: DispatchLife.dueAfterFailure(databaseUnavailable: false, now: Date(), retry: settings.handBackRetry))
-            return nil
+            let dueAt = DispatchLife.dueAfterFailure(databaseUnavailable: false, now: Date(), retry: settings.handBackRetry)
+            return await handBackOnceTheDatabaseAnswers(id, dueAt: dueAt) ? .handedBack(retryAt: dueAt) : nil
         }
     }
 
@@ -242,20 +246,28 @@ package final class DeliveryEngine: Service, Sendable {
     /// database answers; another worker may have taken it over first, which is as good. The release is
     /// tried again while the database is away even when the step failed otherwise (an outage can first
     /// show as another error): given up after one try, the dispatch would wait for its lease to run out.
-    /// Stopping first, it stays claimed, and the end of this process's session frees it.
-    func handBackOnceTheDatabaseAnswers(_ id: UUID, dueAt: Date) async {
+    /// Stopping first, it stays claimed, and the end of this process's session frees it. Returns whether
+    /// it went back: the caller rings for a claim once the dispatch is no longer among those it delivers,
+    /// which a claim leaves out.
+    func handBackOnceTheDatabaseAnswers(_ id: UUID, dueAt: Date) async -> Bool {
         while !isStopping {
             do {
-                _ = try await queue.release(id, worker: worker, retryAt: dueAt)
-                doorbell.ring()
-                return
+                return try await queue.release(id, worker: worker, retryAt: dueAt)
             } catch  where isDatabaseUnavailable(error) {
                 try? await Task.sleep(for: .milliseconds(250))
             } catch {
                 logger.error("could not hand a dispatch back", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-                return
+                return false
             }
         }
+        return false
+    }
+
+    /// After a delivery ended and left `delivering`: a dispatch it handed back due now is claimed at
+    /// once (a claim while it was still being delivered left it out); otherwise the room it made is
+    /// looked at.
+    func delivered(handingBackDueNow handedBack: Bool) {
+        if handedBack { doorbell.ring() } else { doorbell.wake() }
     }
 
     /// Dispatches superseded or cancelled through another gateway: one query a second for all of this

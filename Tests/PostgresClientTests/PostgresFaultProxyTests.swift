@@ -80,4 +80,17 @@ struct PostgresFaultProxyTests {
             #expect(try await Self.count(pool) == 0)
         }
     }
+
+    @Test func aStalledStatementAnswersLateAndRight() async throws {
+        try await withProxiedPool { proxy, pool async throws in
+            try await pool.query("INSERT INTO ledger VALUES ($1)", [1])
+            proxy.inject(.stall(.milliseconds(800)), whenStatementContains: "FROM ledger WHERE n >")
+            let started = ContinuousClock.now
+            #expect(try await Self.count(pool) == 1)
+            #expect(ContinuousClock.now - started >= .milliseconds(800), "it waited out the stall")
+            let again = ContinuousClock.now
+            #expect(try await Self.count(pool) == 1)
+            #expect(ContinuousClock.now - again < .milliseconds(800), "only the one statement stalled")
+        }
+    }
 }

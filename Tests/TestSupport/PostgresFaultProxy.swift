@@ -6,8 +6,8 @@ import Foundation
 
 /// A TCP relay between the code under test and the tests' PostgreSQL that reads just enough of the wire
 /// protocol to fault chosen statements where the gateway really meets the database: a statement whose
-/// SQL contains a given text can fail with an error PostgreSQL could send, or have its connection broken
-/// under it. Everything else passes through unchanged, so the gateway runs its production path, with
+/// SQL contains a given text can fail with an error PostgreSQL could send, have its connection broken
+/// under it, or stall. Everything else passes through unchanged, so the gateway runs its production path, with
 /// its own pool, prepared statements and transactions.
 ///
 /// Statements are recognised in simple queries (`Q`), in `Parse` (`P`) and, for prepared statements, in
@@ -19,6 +19,9 @@ package final class PostgresFaultProxy: @unchecked Sendable {
         case fail(sqlState: String, message: String)
         /// The connection is closed under it, as when the server dies or the network drops it.
         case breakConnection
+        /// It reaches the server only after this long, as when the server or the network hangs; the
+        /// connection's later messages wait behind it.
+        case stall(Duration)
     }
 
     private struct Rule {

@@ -40,6 +40,8 @@ final class ProxiedPostgresConnection: @unchecked Sendable {
                 switch fault {
                 case .breakConnection:
                     return
+                case .stall(let duration):
+                    Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
                 case .fail(let sqlState, let message):
                     if header[0] != UInt8(ascii: "Q"), !discardThroughSync() { return }
                     guard answerWithError(sqlState: sqlState, message: message) else { return }

@@ -30,6 +30,8 @@ struct DeliveryHarness {
     let certificate: TestKeyPair.Certificate
     let tokenCache: ProviderTokenCache
     let settings: DeliverySettings
+    /// What the gateway was assembled from, as `serve` reads it.
+    let gatewaySettings: GatewaySettings
 
     /// Rung by the router after each commit; wakes `engine` when it runs as a service.
     var doorbell: DeliveryDoorbell { parts.commits.doorbell }
@@ -66,7 +68,7 @@ struct DeliveryHarness {
                 let harness = DeliveryHarness(
                     database: database, simulator: fixture.simulator, tenant: tenant, parts: parts, engine: engine,
                     keys: fixture.keys, endpoint: endpoint, certificate: fixture.certificate, tokenCache: tokens,
-                    settings: settings)
+                    settings: settings, gatewaySettings: gateway)
                 do {
                     try await body(harness)
                 } catch {
@@ -83,6 +85,15 @@ struct DeliveryHarness {
         try await TestGateway.app(parts).test(.router) { client in
             try await body(client)
         }
+    }
+
+    /// Another gateway over `pool` (one through a fault proxy, say), wired as this one and `serve` are,
+    /// its engine named `worker`.
+    func gateway(worker: String, pool: PostgresConnectionPool) -> GatewayParts {
+        var settings = gatewaySettings
+        settings.database = pool.configuration
+        return Gateway.parts(
+            settings: settings, pool: pool, metricsRegistry: nil, logger: .quiet, worker: worker, providerTokens: tokenCache)
     }
 
     /// Another engine (another gateway) over the same database and simulator, with its own doorbell;

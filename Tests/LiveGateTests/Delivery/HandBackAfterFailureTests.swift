@@ -1,10 +1,14 @@
 import APNsSimulator
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import LiveGate
 import LiveGateAPI
 import LiveGateDelivery
 import LiveGateDomain
 import LiveGateStore
+import NIOConcurrencyHelpers
 import PostgresClient
 import TestSupport
 import Testing
@@ -50,6 +54,59 @@ struct HandBackAfterFailureTests {
         }
     }
 
+    /// An update handed over at its commit to a running engine, as most are in production, whose batch
+    /// record meets a dropped connection: handed back, claimed and delivered again. The commit rings a
+    /// doorbell the engine does not hear and the poll is an hour away, so only the handoff brings it to
+    /// the engine the first time, and only the hand-back the second.
+    @Test func aHandedOverUpdateWhoseRecordMeetsAnOutageIsDeliveredAgain() async throws {
+        var settings = DeliveryHarness.testSettings
+        settings.pollInterval = .seconds(3_600)
+        try await DeliveryHarness.with(settings: settings) { harness in
+            try await harness.database.insertActivityTokens(Self.devices, app: harness.tenant.app, activityID: "game-42")
+            let proxy = try PostgresFaultProxy.inFrontOfTestPostgres()
+            defer { proxy.close() }
+            proxy.inject(.breakConnection, whenStatementContains: Self.batchRecord)
+            let pool = PostgresConnectionPool(
+                configuration: .init(
+                    connectionString: proxy.connectionString(through: harness.database.connectionString), maximumConnections: 4))
+            let gateway = harness.gateway(worker: "proxied-worker", pool: pool)
+            let engine = try #require(gateway.engine)
+            let deaf = DeliveryCommits(doorbell: DeliveryDoorbell(), stops: gateway.commits.stops, handoff: gateway.commits.handoff)
+            let app = buildApplication(
+                configuration: gateway.configuration, dependencies: .postgres(pool: harness.database.pool, commits: deaf),
+                logger: .quiet)
+            let id = NIOLockedValueBox<String?>(nil)
+            do {
+                try await DeliveryServiceTests.running(engine) {
+                    try await DeliveryServiceTests.waitUntil("the engine holds its session", timeout: .seconds(20)) {
+                        try await !harness.database.pool.query(
+                            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 1279738956 AND granted"
+                        ).isEmpty
+                    }
+                    try await app.test(.router) { client in
+                        let body = #"{"app_id":"\#(harness.tenant.app.identifier)","activity_id":"game-42","content_state":{"home":2}}"#
+                        let response = try await client.post("/messages/live_activity/update", body, key: harness.tenant.secret)
+                        #expect(response.status == .created)
+                        id.withLockedValue { $0 = response.dispatchID }
+                    }
+                    let dispatch = try #require(id.withLockedValue { $0 })
+                    try await DeliveryServiceTests.waitUntil("delivered again", timeout: .seconds(30)) {
+                        try await Self.lease(of: dispatch, harness).status == "done"
+                    }
+                }
+            } catch {
+                await pool.close()
+                throw error
+            }
+            await pool.close()
+            #expect(proxy.statements(containing: Self.batchRecord) == 2, "recorded once it was delivered again")
+            let row = try await harness.dispatch(try #require(id.withLockedValue { $0 }))
+            #expect(try row.require("attempts", as: Int.self) == 2, "handed over, then claimed once")
+            #expect(try row.require("sent_count", as: Int.self) == Self.devices.count)
+            #expect(harness.simulator.received.count == 2 * Self.devices.count, "nothing of the first try was recorded")
+        }
+    }
+
     /// Posts an update to the devices and delivers what is due with an engine whose database connections
     /// go through a fault proxy: the first record of the batch meets `fault`, the first two releases a
     /// broken connection. Returns the dispatch id and the proxy, which saw every statement.
@@ -64,7 +121,7 @@ struct HandBackAfterFailureTests {
         let pool = PostgresConnectionPool(
             configuration: .init(
                 connectionString: proxy.connectionString(through: harness.database.connectionString), maximumConnections: 4))
-        let engine = harness.anotherEngine(worker: "failing-worker", queue: PostgresDeliveryQueue(pool: pool))
+        let engine = try #require(harness.gateway(worker: "failing-worker", pool: pool).engine)
         do {
             try await engine.deliverDue()
         } catch {
