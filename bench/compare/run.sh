@@ -52,24 +52,17 @@ done
 echo
 echo "| build | tracking delivered/s | gateway µs/dispatch | PostgreSQL µs/dispatch | rtt pushes/s | rtt gateway µs/push |"
 echo "|---|---:|---:|---:|---:|---:|"
-summary() { # LABEL: "median (min–max)" per column
-    awk -v label="$1" '$1 == label { for (c = 2; c <= 6; c++) v[c] = v[c] " " $c; n++ }
-        END {
-            line = "| " label " |"
-            for (c = 2; c <= 6; c++) {
-                k = split(substr(v[c], 2), a, " "); asort(a)
-                line = line " " a[int((k + 1) / 2)] " (" a[1] "–" a[k] ") |"
-            }
-            print line
-        }' "$runs"
+# "median (least–most)" of a column over a build's runs.
+stats() { # LABEL COLUMN
+    awk -v label="$1" -v c="$2" '$1 == label { print $c }' "$runs" | sort -n |
+        awk '{ v[NR] = $1 } END { printf "%s (%s–%s)", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
-summary "$rev"
-summary this
-awk -v base="$rev" '
-    { for (c = 2; c <= 6; c++) { if ($1 == base) b[c] = b[c] " " $c; else t[c] = t[c] " " $c } }
-    function median(s,    a, k) { k = split(substr(s, 2), a, " "); asort(a); return a[int((k + 1) / 2)] }
-    END {
-        line = "| this ÷ " base " |"
-        for (c = 2; c <= 6; c++) line = line sprintf(" %.2f |", median(t[c]) / median(b[c]))
-        print line
-    }' "$runs"
+median() { stats "$1" "$2" | cut -d' ' -f1; }
+for label in "$rev" this; do
+    echo "| $label | $(stats "$label" 2) | $(stats "$label" 3) | $(stats "$label" 4) | $(stats "$label" 5) | $(stats "$label" 6) |"
+done
+line="| this ÷ $rev |"
+for c in 2 3 4 5 6; do
+    line="$line $(awk -v t="$(median this "$c")" -v b="$(median "$rev" "$c")" 'BEGIN { printf "%.2f", t / b }') |"
+done
+echo "$line"
