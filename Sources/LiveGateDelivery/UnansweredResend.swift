@@ -7,7 +7,7 @@ import LiveGateDomain
 /// the page got theirs: APNs is reachable, or soon will be again, and giving up on those devices would
 /// leave them behind for good. They are sent again, in rounds spaced as `settings.resendRetry` says,
 /// until each is answered, its attempts are used up, the message would expire first, or the dispatch or
-/// gateway stops. A page none of whose pushes got through is handed back whole instead (`PageVerdict`).
+/// gateway stops. A page none of whose pushes got through is handed back whole instead (`DispatchLife`).
 /// Each device still has one result, so it is counted once.
 struct UnansweredResend: DeliveryStage {
     let context: DeliveryContext
