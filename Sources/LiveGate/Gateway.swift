@@ -27,7 +27,8 @@ package enum Gateway {
 
     /// Every part of the gateway, wired as `build` ships them. `worker`: the delivery engine's name
     /// among the gateways sharing the database; `providerTokens`: the one cache of provider tokens for
-    /// pushes, broadcasts and channel management; `clock`: the time messages are accepted at.
+    /// pushes, broadcasts and channel management (APNs refuses tokens of one key that change too often);
+    /// `clock`: the time messages are accepted at.
     package static func parts(
         settings: GatewaySettings, pool: PostgresConnectionPool, metricsRegistry: PrometheusCollectorRegistry?, logger: Logger,
         worker: String = DeliveryEngine.defaultWorkerName(), providerTokens: ProviderTokenCache = ProviderTokenCache(),
@@ -42,8 +43,6 @@ package enum Gateway {
         let stops = DispatchStopSignals()
         // Updates committed here go to this gateway's engine without a claim.
         let handoff = settings.deliveryEnabled ? DeliveryHandoff(doorbell: doorbell, stops: stops) : nil
-        // One provider token per key for pushes, broadcasts and channel management: APNs refuses
-        // tokens of one key that change too often.
         let commits = DeliveryCommits(doorbell: doorbell, stops: stops, handoff: handoff)
         var dependencies = GatewayDependencies.postgres(
             pool: pool, dispatchCommit: settings.dispatchCommit, commits: commits,

@@ -163,9 +163,13 @@ struct DispatchDelivery: DeliveryStage {
     private func carryOut(
         _ action: DispatchLife.Action, _ claimed: ClaimedDispatch, unreachable: PushResult.RetriableProblem? = nil
     ) async throws -> DispatchEnding? {
+        switch action {
+        case .finish(_, let progress?, _), .handBack(_, let progress?, _):
+            guard try await record(claimed, progress) else { return nil }
+        default:
+            break
+        }
         guard let settlement = try await settlement(action, of: claimed, unreachable: unreachable) else { return nil }
-        if case .finish(_, .some(let progress), _) = action, try await !record(claimed, progress) { return nil }
-        if case .handBack(_, .some(let progress), _) = action, try await !record(claimed, progress) { return nil }
         switch settlement.ending {
         case .finished(let status):
             return try await queue.finish(claimed, worker: worker, status: status, log: settlement.log) ? settlement.ending : nil

@@ -282,11 +282,9 @@ struct DispatchLifeTests {
     // MARK: Failures and endings
 
     @Test func aDatabaseThatCannotBeReachedHandsTheDispatchBackDueNow() {
-        var life = Self.sending()
-        #expect(life.failed(databaseUnavailable: true, now: Self.now) == .handBack(at: Self.now, nil, .databaseFailed))
-        var refused = Self.sending()
+        #expect(DispatchLife.dueAfterFailure(databaseUnavailable: true, now: Self.now, retry: Self.retry) == Self.now)
         #expect(
-            refused.failed(databaseUnavailable: false, now: Self.now) == .handBack(at: Self.now + 10, nil, .databaseFailed),
+            DispatchLife.dueAfterFailure(databaseUnavailable: false, now: Self.now, retry: Self.retry) == Self.now + 10,
             "a step the database refused waits the first retry's delay")
     }
 

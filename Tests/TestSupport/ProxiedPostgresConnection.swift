@@ -1,4 +1,5 @@
 import Foundation
+import LiveGateDomain
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +42,7 @@ final class ProxiedPostgresConnection: @unchecked Sendable {
                 case .breakConnection:
                     return
                 case .stall(let duration):
-                    Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+                    Thread.sleep(forTimeInterval: duration.inSeconds)
                 case .fail(let sqlState, let message):
                     if header[0] != UInt8(ascii: "Q"), !discardThroughSync() { return }
                     guard answerWithError(sqlState: sqlState, message: message) else { return }

@@ -15,7 +15,7 @@ package struct DispatchLife: Sendable {
         case readingAudience
         /// Checked; doing what must come before its first push.
         case preparing
-        /// Pages going out; the answers of the one that started after `pageStart` are awaited.
+        /// Its broadcast and pages going out: the next event is their answers, or a stop.
         case sending
         /// A page's progress is being recorded; `then` is what follows once it is.
         case recording(then: Action?)
@@ -82,8 +82,6 @@ package struct DispatchLife: Sendable {
         /// The worker could not prove the dispatch is still its own (its session was lost), or the
         /// gateway is stopping: another worker, or this one later, resumes it.
         case notResumedHere
-        /// A step needed the database and failed: handed back once it answers.
-        case databaseFailed
     }
 
     /// What the delivery knows of the dispatch's app when it begins.
@@ -254,15 +252,9 @@ package struct DispatchLife: Sendable {
         return end(then)
     }
 
-    /// A step that needed the database failed (`unavailable`: the database could not be reached): the
-    /// dispatch goes back once it answers, due now, or after the first retry's delay when the database
-    /// refused the step itself. The delivery is over, whatever state it was in.
-    package mutating func failed(databaseUnavailable unavailable: Bool, now: Date) -> Action {
-        end(.handBack(at: Self.dueAfterFailure(databaseUnavailable: unavailable, now: now, retry: retry), nil, .databaseFailed))
-    }
-
-    /// When a dispatch whose delivery failed is due again (`failed`), for a delivery that failed as a
-    /// whole, many dispatches at once.
+    /// When a dispatch whose delivery failed at a step that needed the database is due again, handed
+    /// back once the database answers (`unavailable`: it could not be reached): at once, or after the
+    /// first retry's delay when the database refused the step itself.
     package static func dueAfterFailure(databaseUnavailable unavailable: Bool, now: Date, retry: RetryPolicy) -> Date {
         unavailable ? now : now + retry.baseDelay
     }
