@@ -18,7 +18,7 @@ extension DeliveryEngine {
     }
 
     /// Starts delivering what commits handed over since the last turn, as a claim's dispatches are:
-    /// first what each supersedes (as its claim would have), then by path. At most one batch every
+    /// first what each supersedes (as its claim would have), then by shape. At most one batch every
     /// `handoverInterval`, unless a batch's worth is waiting (`DeliveryHandoff.take`).
     func startHandedOver(in group: inout DiscardingTaskGroup) async {
         guard let handoff else { return }

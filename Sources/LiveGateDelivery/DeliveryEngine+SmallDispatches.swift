@@ -4,7 +4,7 @@ import Foundation
 import LiveGateDomain
 import Logging
 
-/// What an engine is delivering: dispatches on the per-dispatch path, each holding one of
+/// What an engine is delivering: fan-outs, each holding one of
 /// `concurrentDispatches` slots, and small ones, which go together and count against the pushes in flight.
 struct Deliveries: Sendable {
     var large: Set<UUID> = []
@@ -13,16 +13,16 @@ struct Deliveries: Sendable {
     var all: Set<UUID> { large.union(small) }
 }
 
-/// Which path each claimed dispatch takes.
+/// Which shape each claimed dispatch is delivered in.
 struct DeliveryPlan: Sendable {
     var small: [SmallDispatch] = []
     var large: [ClaimedDispatch] = []
 }
 
 extension DeliveryEngine {
-    /// Sorts claimed dispatches by path. Small: at most `SmallDispatch.maximumDevices` devices (read for
+    /// Sorts claimed dispatches by shape. Small: at most `SmallDispatch.maximumDevices` devices (read for
     /// all of them in one query), no broadcast channel, not a start to an audience, nothing special to do first; or stopped before
-    /// the claim, which sends nothing. Every other one goes the per-dispatch path, as many as
+    /// the claim, which sends nothing. Every other one goes as a fan-out, as many as
     /// `freeSlots` allow: the rest go back, behind what is due now, without counting as an attempt.
     func plan(_ claimed: [ClaimedDispatch], freeSlots: Int) async -> DeliveryPlan {
         var plan = DeliveryPlan()
@@ -59,7 +59,7 @@ extension DeliveryEngine {
                     }
                 }
             } catch {
-                // The per-dispatch path meets the same database, and hands each dispatch back as it must.
+                // A fan-out meets the same database, and hands its dispatch back as it must.
                 plan.large += candidates.map(\.claimed)
             }
         }
@@ -79,7 +79,7 @@ extension DeliveryEngine {
     }
 
     /// Delivers a batch of small dispatches; a batch the database failed mid-way is handed back whole,
-    /// each dispatch as the per-dispatch path hands one back. Returns how each ended (none for those
+    /// each dispatch as a fan-out hands its own back. Returns how each ended (none for those
     /// another worker holds now).
     /// `flags`: the batch's stop flags, watched since the plan (`watchStops`); unwatched here when it ends.
     @discardableResult

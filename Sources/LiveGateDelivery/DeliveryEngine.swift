@@ -214,7 +214,7 @@ package final class DeliveryEngine: Service, Sendable {
             sendingNow.end([id])
             stops.unwatch(id)
         }
-        let delivery = DispatchDelivery(context: context(claimedUnder: generation), stop: stop)
+        let delivery = FanoutDelivery(context: context(claimedUnder: generation), stop: stop, stops: stops, sendingNow: sendingNow)
         let started = ContinuousClock.now
         do {
             let app = try await apps.value(for: claimed.dispatch.appID) { try await tenancy.app(id: claimed.dispatch.appID) }

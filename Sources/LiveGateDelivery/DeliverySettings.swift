@@ -12,7 +12,7 @@ package struct DeliverySettings: Sendable {
     /// An eighth made twice the tasks and wake-ups for nothing: at 4 × 500 streams and a 50 ms round trip
     /// a quarter delivered 8–9% faster (bench/delivery `rtt`); a third or a half, 10–30% slower.
     package var pushesPerBatch: Int { max(1, maximumPushesInFlight / 4) }
-    /// Dispatches one process delivers at once on the per-dispatch path: fan-outs beyond
+    /// Dispatches one process delivers at once as fan-outs, page by page: those beyond
     /// `SmallDispatch.maximumDevices` devices, broadcasts, resumed and scheduled `end`s. Small dispatches
     /// take no slot: they go together, as many at once as the pushes in flight allow (`SmallDispatchBatch`).
     package var concurrentDispatches: Int

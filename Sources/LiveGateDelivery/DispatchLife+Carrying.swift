@@ -12,14 +12,13 @@ extension DeliveryStage {
     func settlement(
         _ action: DispatchLife.Action, of claimed: ClaimedDispatch, unreachable: PushResult.RetriableProblem? = nil
     ) async throws -> DispatchSettlement? {
-        let untouched = FanoutProgress(cursor: claimed.fanoutCursor)
         switch action {
         case .finish(let status, let progress, let reason):
             let log = try await logEntries(for: reason, of: claimed, unreachable: unreachable)
-            return DispatchSettlement(claimed, .finished(status), progress: progress ?? untouched, log: log)
+            return DispatchSettlement(claimed, .finished(status), progress: progress, log: log)
         case .handBack(let at, let progress, let reason):
             logHandBack(of: claimed, at: at, reason)
-            return DispatchSettlement(claimed, .handedBack(retryAt: at), progress: progress ?? untouched)
+            return DispatchSettlement(claimed, .handedBack(retryAt: at), progress: progress)
         case .abandon:
             return nil
         case .readAudience, .prepare, .send, .record:

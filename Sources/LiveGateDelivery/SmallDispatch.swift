@@ -3,10 +3,10 @@ import APNsCore
 import Foundation
 import LiveGateDomain
 
-/// A claimed dispatch the small-dispatch path delivers: all of its devices (a few), known at the claim,
+/// A claimed dispatch delivered as a small one, its only page in a batch: all of its devices (a few), known at the claim,
 /// and where its app's pushes go (nil for one stopped before it was claimed, which sends nothing).
 struct SmallDispatch: Sendable {
-    /// Devices a dispatch may have and still go the small path. Beyond it, the per-dispatch path's few
+    /// Devices a dispatch may have and still go as a small one. Beyond it, a fan-out's few
     /// round trips are a small share of the pushes, and its pages keep memory flat however large the
     /// audience; within it, one dispatch's round trips would cost more than its pushes.
     static let maximumDevices = 32

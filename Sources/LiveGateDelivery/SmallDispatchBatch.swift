@@ -7,7 +7,7 @@ import UUIDText
 
 /// Delivers many small dispatches together: their pushes go out as one batch per app (one hand-over to
 /// the HTTP/2 client for all of them), and they are recorded and ended together, in one transaction.
-/// Each keeps the per-dispatch path's guarantees: its lease (renewed for all at once) and session, newest
+/// Each keeps a fan-out's guarantees: its lease (renewed for all at once) and session, newest
 /// state first (a dispatch waits for an older superseded delivery to its devices that is still sending;
 /// one superseded or cancelled before its pushes go sends none), its own counts and log entries, a
 /// dispatch whose devices APNs could not be reached for handed back for later.
@@ -50,11 +50,12 @@ struct SmallDispatchBatch: DeliveryStage {
                     settlements.append(await settlementWithoutFail(ended, of: small.claimed))
                 }
             }
-            let waiting = mayWait.isEmpty ? [:] : try await olderStillSending(before: mayWait)
+            let superseded = SupersededWait(context: context, stops: stops, sendingNow: sendingNow)
+            let waiting = mayWait.isEmpty ? [:] : try await superseded.olderStillSending(before: mayWait.map(\.claimed))
             group.addTask { await send(sendable.filter { waiting[$0.id] == nil }, flags: flags) }
             if !waiting.isEmpty {
                 group.addTask {
-                    await waitForSupersededToStop(waiting, of: sendable, flags: flags)
+                    await superseded.wait(for: waiting, of: sendable.map(\.claimed), flags: flags)
                     return await send(sendable.filter { waiting[$0.id] != nil }, flags: flags)
                 }
             }
@@ -91,58 +92,33 @@ struct SmallDispatchBatch: DeliveryStage {
         // their answers, and any resent in rounds, are in.
         let goingIDs = sendingNow.begin(dispatches.map(\.id)) { flags[$0] }
         defer { sendingNow.end(Array(goingIDs)) }
-        let going = dispatches.filter { goingIDs.contains($0.id) }
-        var ids = APNsIDGenerator()
-        var pushes: [LiveActivityPush] = []
-        var pushFlags: [DispatchStopFlag?] = []
-        for small in going {
-            pushFlags += Array(repeating: flags[small.id], count: small.targets.count)
-            pushes += small.claimed.dispatch.pushes(to: small.targets, ids: &ids)
-        }
-        // A dispatch stopped while its pushes wait for their turn sends none of them.
-        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination) { [pushFlags] in
-            pushFlags[$0]?.raised != nil
-        }
+        var going: [(small: SmallDispatch, page: OutgoingPage)] = []
         var settlements: [DispatchSettlement] = []
-        var offset = 0
         for var small in dispatches {
             guard goingIDs.contains(small.id), let flag = flags[small.id] else {
                 let stopped = small.life.stopped(flags[small.id]?.raised ?? .cancelled)
                 settlements.append(await settlementWithoutFail(stopped, of: small.claimed))
                 continue
             }
-            let range = offset..<(offset + small.targets.count)
-            offset += small.targets.count
-            var results = zip(sent[range], pushes[range]).map { result, push in
-                result.map { SentPush(result: $0.result, retries: $0.retries, push: push) }
-            }
-            settlements.append(await settle(&small, results: &results, to: destination, stop: flag))
+            going.append((small, OutgoingPage(dispatch: small.claimed.dispatch, targets: small.targets, stop: flag)))
+        }
+        let outcomes = await PageSending(context: context).send(going.map(\.page), to: destination)
+        for (sent, outcome) in zip(going, outcomes) {
+            var small = sent.small
+            settlements.append(await settle(&small, outcome, stop: sent.page.stop))
         }
         return settlements
     }
 
     /// How a dispatch ends after its answers: its only page, and last, answered as a fan-out's page is.
-    private func settle(
-        _ small: inout SmallDispatch, results: inout [SentPush?],
-        to destination: APNsDestination, stop: DispatchStopFlag
-    ) async -> DispatchSettlement {
-        let claimed = small.claimed
-        let dispatch = claimed.dispatch
-        let action: DispatchLife.Action
-        var unreachable: PushResult.RetriableProblem?
-        if small.targets.isEmpty {
-            action = small.life.noTargets(broadcastDelivered: false)
-        } else {
-            // Some devices answered, others not at all: those are sent again in rounds, as in a page.
-            await UnansweredResend(context: context)
-                .resend(&results, of: dispatch, to: destination, unless: stop)
-            let outcome = PageOutcome(page: small.targets, results: results, dispatch: dispatch)
-            unreachable = outcome.unreachable
-            action = small.life.pageAnswered(
+    private func settle(_ small: inout SmallDispatch, _ outcome: PageOutcome, stop: DispatchStopFlag) async -> DispatchSettlement {
+        let action =
+            small.targets.isEmpty
+            ? small.life.noTargets(broadcastDelivered: false)
+            : small.life.pageAnswered(
                 progress: outcome.progress, credentialProblem: outcome.credentialProblem, unreachable: outcome.unreachable != nil,
-                pageStart: claimed.fanoutCursor, stop: stop.raised, following: .none, now: Date())
-        }
-        return await settlementWithoutFail(action, of: claimed, unreachable: unreachable)
+                pageStart: small.claimed.fanoutCursor, stop: stop.raised, following: .none, now: Date())
+        return await settlementWithoutFail(action, of: small.claimed, unreachable: outcome.unreachable)
     }
 
     /// A settlement for every dispatch of the batch, which waits for all of them: only a dispatch
@@ -153,58 +129,7 @@ struct SmallDispatchBatch: DeliveryStage {
     ) async -> DispatchSettlement {
         let settlement = try? await settlement(action, of: claimed, unreachable: unreachable)
         return settlement
-            ?? DispatchSettlement(claimed, .handedBack(retryAt: Date()), progress: FanoutProgress(cursor: claimed.fanoutCursor))
-    }
-
-    /// The older superseded deliveries each dispatch must wait for before it sends, so a device never
-    /// gets the older state after the newer: another gateway's, and this one's that have pushes out. One
-    /// of this process's that has none out is stopped instead: it will send nothing.
-    private func olderStillSending(before dispatches: [SmallDispatch]) async throws -> [UUID: [SupersededDelivery]] {
-        var waiting: [UUID: [SupersededDelivery]] = [:]
-        for older in try await queue.supersededStillSending(before: dispatches.map(\.claimed)) {
-            if older.worker == worker, !sendingNow.stopUnlessSending(older.older, stops: stops) { continue }
-            waiting[older.newer, default: []].append(older)
-        }
-        return waiting
-    }
-
-    /// Waits, at most `supersededStopTimeout`, until the older deliveries are no longer sending: this
-    /// process's, as it knows them; other gateways', as the database says. A dispatch that is stopped
-    /// itself meanwhile waits no longer: it will send nothing.
-    private func waitForSupersededToStop(
-        _ waiting: [UUID: [SupersededDelivery]], of dispatches: [SmallDispatch], flags: [UUID: DispatchStopFlag]
-    ) async {
-        let deadline = ContinuousClock.now + settings.supersededStopTimeout
-        var waiting = waiting
-        while ContinuousClock.now < deadline {
-            for (newer, olders) in waiting {
-                let still = olders.filter { $0.worker != worker || sendingNow.isSending($0.older) }
-                waiting[newer] = flags[newer]?.raised != nil || still.isEmpty ? nil : still
-            }
-            guard !waiting.isEmpty else { return }
-            try? await Task.sleep(for: .milliseconds(2))
-            let remote = waiting.filter { $0.value.contains { $0.worker != worker } }
-            guard !remote.isEmpty else { continue }
-            let newer = Set(remote.keys)
-            guard let current = try? await queue.supersededStillSending(before: dispatches.filter { newer.contains($0.id) }.map(\.claimed))
-            else { return }
-            let open = Set(current.map(\.older))
-            for id in newer { waiting[id] = waiting[id]?.filter { $0.worker == worker || open.contains($0.older) } }
-        }
-    }
-
-    /// Renews every lease of the batch a third of the way through it, until cancelled.
-    private func keepLeases(_ ids: [UUID]) async {
-        while true {
-            do {
-                try await Task.sleep(for: settings.lease / 3)
-                _ = try await queue.extendLeases(ids, worker: worker, lease: settings.lease)
-            } catch is CancellationError {
-                return
-            } catch {
-                logger.warning("could not renew delivery leases", metadata: ["dispatches": "\(ids.count)", "error": "\(error)"])
-            }
-        }
+            ?? DispatchSettlement(claimed, .handedBack(retryAt: Date()))
     }
 
     /// The session was lost and the batch could not be proven this worker's: each dispatch still leased

@@ -12,14 +12,24 @@ import LiveGateDomain
 struct UnansweredResend: DeliveryStage {
     let context: DeliveryContext
 
+    /// Whether a page's results have pushes to send again: some got no answer, others got theirs.
+    static func mayHelp(_ results: [SentPush?]) -> Bool {
+        var unanswered = false
+        var reached = false
+        for sent in results {
+            guard let sent else { continue }
+            if sent.result.isUnreachable { unanswered = true } else { reached = true }
+            if unanswered && reached { return true }
+        }
+        return false
+    }
+
     func resend(
         _ results: inout [SentPush?], of dispatch: Dispatch, to destination: APNsDestination, unless stop: DispatchStopFlag
     ) async {
         var round = 1
-        while round < settings.resendRetry.maximumAttempts {
+        while round < settings.resendRetry.maximumAttempts, Self.mayHelp(results) {
             let unanswered = results.indices.filter { results[$0]?.result.isUnreachable == true }
-            let reached = results.contains { sent in sent.map { !$0.result.isUnreachable } ?? false }
-            guard !unanswered.isEmpty, reached else { return }
             let pause = settings.resendRetry.delay(afterAttempt: round)
             guard Date() + pause < dispatch.expiresAt, await wait(pause, unless: stop) else { return }
             let again = await sending.send(

@@ -70,7 +70,7 @@ package struct LiveActivityController: Sendable {
         if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt == nil, outcome != .keyReused {
             // After the commit, replays included: a retried end finishes what a crash here left undone.
             // An end narrowed to one user's devices leaves the activity, and its channel, to the others.
-            // A scheduled end ends the channel when it is delivered (DispatchDelivery).
+            // A scheduled end ends the channel when it is delivered (DispatchLife.Preparation.endChannel).
             try await channels.end(app: app, activityID: dispatch.activityID, deletingAfter: channelRetention)
         }
         context.logger.info(

@@ -4,9 +4,9 @@ import Foundation
 /// The committed dispatches, as delivery workers see them: claimed under a lease, paged through,
 /// progressed, finished. Every call after `claim` names the worker, and fails (returns false) once the
 /// lease was lost to another worker, so two workers never both believe they own a dispatch. Four
-/// roles: claims and leases (`DispatchLeases`), a fan-out's pages and end (`FanoutProgressRecords`),
-/// the activity's broadcast channel (`DispatchChannels`), and small dispatches many at a time
-/// (`DispatchBatchQueue`).
+/// roles: claims and leases (`DispatchLeases`), a fan-out's pages (`FanoutProgressRecords`), the
+/// activity's broadcast channel (`DispatchChannels`), and what is done for many dispatches at a time,
+/// every dispatch's end included (`DispatchBatchQueue`).
 package typealias DeliveryQueue = DispatchLeases & FanoutProgressRecords & DispatchChannels & DispatchBatchQueue
 
 /// Claiming due dispatches and holding them: the lease, and what stops one early.
@@ -22,15 +22,10 @@ package protocol DispatchLeases: Sendable {
         worker: String, session: Int32?, limit: Int, lease: Duration, excluding: Set<UUID>
     )
         async throws -> [ClaimedDispatch]
-    /// Keeps the lease while a long page is under way.
-    func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool
     /// Gives the dispatch back to be claimed again at `retryAt` (APNs unreachable, shutting down).
     func release(_ id: UUID, worker: String, retryAt: Date) async throws -> Bool
     /// Which of these dispatches (being delivered) were superseded or cancelled since they were claimed.
     func stopRequests(among ids: [UUID]) async throws -> [UUID: DispatchStop]
-    /// How many older superseded deliveries to this one's devices are still sending (by any gateway),
-    /// whether this one superseded them or a dispatch it superseded did.
-    func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int
 }
 
 /// A fan-out's devices, page by page, what each page did, and its end.
@@ -46,17 +41,13 @@ package protocol FanoutProgressRecords: Sendable {
     func segmentAudience(_ id: UUID, workspaceID: UUID) async throws -> JSONValue?
     /// How many devices the whole fan-out has (for a log entry when none can be sent).
     func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int
-    /// Records a page of fan-out (counts, cursor, token removals, log entries) atomically and extends the
-    /// lease; says whether the dispatch was superseded or cancelled meanwhile.
+    /// Records a page of fan-out that is not its last (counts, cursor, token removals, log entries)
+    /// atomically and extends the lease; says whether the dispatch was superseded or cancelled
+    /// meanwhile. Its last page is recorded with its end (`DispatchBatchQueue.settle`).
     func recordProgress(
         _ claimed: ClaimedDispatch, worker: String, progress: FanoutProgress, lease: Duration
     )
         async throws -> RecordedProgress
-    /// The fan-out is over (`done`) or was given up (`failed`): no longer claimable. `log` is written with it.
-    func finish(
-        _ claimed: ClaimedDispatch, worker: String, status: DispatchState, log: [ActivityLogEntry]
-    )
-        async throws -> Bool
 }
 
 /// The activity's broadcast channel, as a dispatch's delivery meets it.

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The committed dispatches as small dispatches are handled: many at a time, one round trip for what a
-/// fan-out's delivery does once per dispatch. Every call names the
-/// worker, and leaves alone the dispatches whose lease it no longer holds.
+/// The committed dispatches many at a time, one round trip for all of them: a batch of small
+/// dispatches, or a fan-out as a batch of one. Every call names the worker, and leaves alone the
+/// dispatches whose lease it no longer holds.
 package protocol DispatchBatchQueue: Sendable {
     /// The first devices of each dispatch's fan-out, at most `limit` each, after its cursor, in one round
     /// trip; and whether the dispatch's activity has a live broadcast channel.
@@ -10,8 +10,9 @@ package protocol DispatchBatchQueue: Sendable {
         of claimed: [ClaimedDispatch], limit: Int, tokenLifetime: Duration
     )
         async throws -> [UUID: BatchTargets]
-    /// The older, superseded deliveries to these dispatches' devices that are still under way
-    /// (`DeliveryQueue.supersededDeliveriesStillSending`, for many at once), with the worker of each.
+    /// The older, superseded deliveries to these dispatches' devices that are still under way (by any
+    /// gateway), whether the newer dispatch superseded them or one it superseded did, with the worker of
+    /// each.
     func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery]
     /// Keeps the leases of dispatches under way; returns those still this worker's.
     func extendLeases(_ ids: [UUID], worker: String, lease: Duration) async throws -> Set<UUID>
@@ -26,8 +27,20 @@ package protocol DispatchBatchQueue: Sendable {
     func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws
     /// Records and ends (or hands back) every settled dispatch in one transaction: counts, cursor,
     /// token removals, log entries. Returns the dispatches settled; the others' leases were lost, and
-    /// nothing of theirs was written.
+    /// nothing of theirs was written. Every delivery ends its dispatches this way.
     func settle(_ settlements: [DispatchSettlement], worker: String) async throws -> Set<UUID>
+}
+
+extension DispatchBatchQueue {
+    /// Keeps one dispatch's lease; false when another worker holds it now.
+    package func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool {
+        try await extendLeases([id], worker: worker, lease: lease).contains(id)
+    }
+
+    /// Ends one dispatch (`settle`); false when another worker holds it now.
+    package func settle(_ settlement: DispatchSettlement, worker: String) async throws -> Bool {
+        try await settle([settlement], worker: worker).contains(settlement.claimed.dispatch.id)
+    }
 }
 
 /// A dispatch's first devices (`DispatchBatchQueue.firstTargets`).
@@ -51,10 +64,11 @@ package struct DispatchSettlement: Sendable {
     /// Entries about the dispatch as a whole (no token, gave up), written with it.
     package let log: [ActivityLogEntry]
 
-    package init(_ claimed: ClaimedDispatch, _ ending: DispatchEnding, progress: FanoutProgress, log: [ActivityLogEntry] = []) {
+    /// `progress` nil: nothing sent since the claim (the cursor where the claim found it).
+    package init(_ claimed: ClaimedDispatch, _ ending: DispatchEnding, progress: FanoutProgress? = nil, log: [ActivityLogEntry] = []) {
         self.claimed = claimed
         self.ending = ending
-        self.progress = progress
+        self.progress = progress ?? FanoutProgress(cursor: claimed.fanoutCursor)
         self.log = log
     }
 }

@@ -17,7 +17,7 @@ extension PostgresDeliveryQueue {
             var found: [UUID: BatchTargets] = [:]
             if !others.isEmpty {
                 let rows = try connection.query(
-                    SmallDispatchStatements.activityTargets,
+                    DispatchBatchStatements.activityTargets,
                     [
                         others.map(\.dispatch.appID.lowercasedText), others.map(\.dispatch.activityID),
                         others.map { $0.dispatch.externalID ?? "" }, others.map(\.dispatch.workspaceID.lowercasedText),
@@ -27,7 +27,7 @@ extension PostgresDeliveryQueue {
             }
             if !starts.isEmpty {
                 let rows = try connection.query(
-                    SmallDispatchStatements.startTargets,
+                    DispatchBatchStatements.startTargets,
                     [starts.map(\.dispatch.id.lowercasedText), starts.map { String($0.fanoutCursor) }, limit])
                 try Self.collect(rows, of: starts, into: &found)
             }
@@ -52,7 +52,7 @@ extension PostgresDeliveryQueue {
     package func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery] {
         let ids = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id.lowercasedText)
         guard !ids.isEmpty else { return [] }
-        let rows = try await pool.withConnection { try $0.query(SmallDispatchStatements.supersededStillSending, [ids]) }
+        let rows = try await pool.withConnection { try $0.query(DispatchBatchStatements.supersededStillSending, [ids]) }
         return try rows.map {
             SupersededDelivery(newer: try $0.require("newer"), older: try $0.require("older"), worker: try $0.decode("leased_by"))
         }
@@ -101,7 +101,7 @@ extension PostgresDeliveryQueue {
             if !finished.isEmpty {
                 let progress = finished.map(\.0.progress)
                 let rows = try connection.query(
-                    SmallDispatchStatements.finish,
+                    DispatchBatchStatements.finish,
                     [
                         worker, finished.map(\.0.claimed.dispatch.id.lowercasedText), finished.map(\.1.rawValue),
                         progress.map { String($0.cursor) }, progress.map { String($0.sent) }, progress.map { String($0.failed) },
@@ -115,7 +115,7 @@ extension PostgresDeliveryQueue {
             }
             if !released.isEmpty {
                 let rows = try connection.query(
-                    SmallDispatchStatements.release,
+                    DispatchBatchStatements.release,
                     [
                         worker, released.map(\.0.claimed.dispatch.id.lowercasedText),
                         released.map { PostgresTimestamp.format($0.1) }, released.map { String($0.0.progress.retried) },
@@ -126,8 +126,13 @@ extension PostgresDeliveryQueue {
             let kept = settlements.filter { settled.contains($0.claimed.dispatch.id) }
             try Self.removeDeadTokens(of: kept, on: connection)
             try FanoutStatements.retireEndedTokens(kept.flatMap(\.progress.endedTokens), on: connection)
+            // A start to an audience records its devices as its own rows, from their token rows.
+            for audienceStart in kept where audienceStart.claimed.dispatch.audience != nil {
+                try FanoutStatements.recordAnswers(audienceStart.progress.answers, of: audienceStart.claimed.dispatch, on: connection)
+            }
             let (starts, others) = (
-                kept.filter { $0.claimed.dispatch.event == .start }, kept.filter { $0.claimed.dispatch.event != .start }
+                kept.filter { $0.claimed.dispatch.event == .start && $0.claimed.dispatch.audience == nil },
+                kept.filter { $0.claimed.dispatch.event != .start }
             )
             // In token order, as a fan-out's pages record theirs: batches answering the same devices (updates
             // to the same activities, recorded at once) lock the rows in one order and cannot deadlock.

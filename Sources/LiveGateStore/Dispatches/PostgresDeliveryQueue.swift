@@ -148,48 +148,10 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
         return stops
     }
 
-    /// Counts, among the activity's deliveries still sending, the superseded ones older than `claimed`
-    /// that reach its devices: superseded by it, or by a dispatch it superseded in turn (that one,
-    /// still waiting when `claimed` came, was ended at once, leaving the older delivery pointing at it).
-    package func supersededDeliveriesStillSending(before claimed: ClaimedDispatch) async throws -> Int {
-        try await supersededStillSending(before: [claimed]).count
-    }
-
     package func endChannel(of claimed: ClaimedDispatch, deletingAfter retention: Duration) async throws {
         let dispatch = claimed.dispatch
         _ = try await PostgresChannelStore.end(
             appID: dispatch.appID, activityID: dispatch.activityID, deletingAfter: retention, on: pool)
-    }
-
-    package func extendLease(_ id: UUID, worker: String, lease: Duration) async throws -> Bool {
-        try await pool.query(
-            """
-            UPDATE dispatches SET leased_until = now() + make_interval(secs => $3)
-            WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
-            """,
-            [id, worker, lease.inSeconds]
-        ).affectedRowCount == 1
-    }
-
-    package func finish(
-        _ claimed: ClaimedDispatch, worker: String, status: DispatchState, log: [ActivityLogEntry]
-    )
-        async throws -> Bool
-    {
-        let dispatch = claimed.dispatch
-        return try await pool.transaction { connection in
-            let finished =
-                try connection.query(
-                    """
-                    UPDATE dispatches SET status = $3, completed_at = now(), leased_by = NULL, leased_until = NULL
-                    WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
-                    """,
-                    [dispatch.id, worker, status.rawValue]
-                ).affectedRowCount == 1
-            guard finished else { return false }
-            try ActivityLogStatement.insert(log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
-            return true
-        }
     }
 
     package func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID) async throws -> Int {

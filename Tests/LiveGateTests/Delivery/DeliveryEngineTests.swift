@@ -74,6 +74,14 @@ struct DeliveryEngineTests {
             let row = try await harness.dispatch(id)
             #expect(try row.require("sent_count", as: Int.self) == 30)
             #expect(try row.require("status", as: String.self) == "done")
+            // The last page is recorded with the end, in the same transaction, as every page before it.
+            let tokens = try await harness.database.pool.query(
+                """
+                SELECT max(id) AS last, count(*) FILTER (WHERE last_apns_status = 200 AND last_dispatch_id = $1)::int AS answered
+                FROM activity_tokens
+                """, [id])[0]
+            #expect(try row.require("fanout_cursor", as: Int64.self) == tokens.require("last", as: Int64.self))
+            #expect(try tokens.require("answered", as: Int.self) == 30, "every device's answer is kept, the last page's too")
         }
     }
 

@@ -92,12 +92,12 @@ struct DeliveryQueueTests {
             #expect(
                 try await queue.recordProgress(crashed, worker: "crashed", progress: .init(cursor: 600), lease: .seconds(30)) == .leaseLost)
             #expect(try await !queue.extendLease(ids[0], worker: "crashed", lease: .seconds(30)))
-            #expect(try await !queue.finish(crashed, worker: "crashed", status: .done, log: []))
+            #expect(try await !queue.settle(DispatchSettlement(crashed, .finished(.done)), worker: "crashed"))
             #expect(
                 try await queue.recordProgress(survivor, worker: "survivor", progress: .init(cursor: 900, sent: 400), lease: .seconds(30))
                     == .recorded(stop: nil))
             #expect(try await queue.extendLease(ids[0], worker: "survivor", lease: .seconds(30)))
-            #expect(try await queue.finish(survivor, worker: "survivor", status: .done, log: []))
+            #expect(try await queue.settle(DispatchSettlement(survivor, .finished(.done)), worker: "survivor"))
             let counts = try await database.pool.query(
                 "SELECT status, sent_count, failed_count, retried_count, removed_count, fanout_cursor FROM dispatches")[0]
             #expect(try counts.require("status", as: String.self) == "done")

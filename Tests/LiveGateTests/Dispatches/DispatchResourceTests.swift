@@ -132,7 +132,7 @@ struct DispatchResourceTests {
             #expect(
                 try await queue.recordProgress(claimed, worker: "w", progress: .init(cursor: 10, sent: 10), lease: .seconds(30))
                     == .recorded(stop: .cancelled))
-            #expect(try await queue.finish(claimed, worker: "w", status: .cancelled, log: []))
+            #expect(try await queue.settle(DispatchSettlement(claimed, .finished(.cancelled)), worker: "w"))
             let json = try await api.get(id).json
             #expect(json["status"]?.stringValue == "cancelled")
             #expect(json["devices"]?["sent"]?.numberLexeme == "10", "what it sent is counted")

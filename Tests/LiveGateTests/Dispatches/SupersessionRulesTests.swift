@@ -144,11 +144,11 @@ struct SupersessionRulesTests {
             try await store.commit(tenant.update(score: 3))  // N: supersedes X, still pending, which ends at once
             let n = try #require(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30)).first)
             #expect(String(decoding: n.dispatch.payload, as: UTF8.self) == #"{"score":3}"#)
-            #expect(try await queue.supersededDeliveriesStillSending(before: n) == 1)
-            #expect(try await queue.supersededDeliveriesStillSending(before: a) == 0, "nothing older than A")
+            #expect(try await queue.supersededStillSending(before: [n]).count == 1)
+            #expect(try await queue.supersededStillSending(before: [a]).count == 0, "nothing older than A")
 
-            _ = try await queue.finish(a, worker: "w1", status: .superseded, log: [])
-            #expect(try await queue.supersededDeliveriesStillSending(before: n) == 0)
+            _ = try await queue.settle(DispatchSettlement(a, .finished(.superseded)), worker: "w1")
+            #expect(try await queue.supersededStillSending(before: [n]).count == 0)
         }
     }
 
@@ -165,8 +165,8 @@ struct SupersessionRulesTests {
             try await store.commit(tenant.update(score: 3, externalID: "fan-2"))
             let fan2 = try #require(try await queue.claim(worker: "w3", limit: 10, lease: .seconds(30)).first)
             #expect(other.count == 1)
-            #expect(try await queue.supersededDeliveriesStillSending(before: fan2) == 0)
-            #expect(try await queue.supersededDeliveriesStillSending(before: other[0]) == 1)
+            #expect(try await queue.supersededStillSending(before: [fan2]).count == 0)
+            #expect(try await queue.supersededStillSending(before: [other[0]]).count == 1)
         }
     }
 }

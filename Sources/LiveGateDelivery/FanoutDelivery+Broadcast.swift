@@ -5,7 +5,7 @@ import LiveGateDomain
 import Logging
 import UUIDText
 
-extension DispatchDelivery {
+extension FanoutDelivery {
     /// How the dispatch's broadcast went, for its `DispatchLife` to decide what follows.
     enum BroadcastStep: Sendable, Equatable {
         /// No channel, narrowed to a user, a start, or sent by an earlier claim: nothing sent now.

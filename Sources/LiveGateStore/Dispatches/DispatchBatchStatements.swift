@@ -1,9 +1,10 @@
 import LiveGateDomain
 import PostgresClient
 
-/// The SQL of the small-dispatch path: each statement takes a whole batch as parallel arrays (unnest),
-/// so a batch costs a few round trips however many dispatches it holds.
-enum SmallDispatchStatements {
+/// The SQL that covers many dispatches at once: each statement takes a whole batch as parallel arrays
+/// (unnest), so a batch of small dispatches costs a few round trips however many it holds. A fan-out is
+/// a batch of one at its end and while it waits for older deliveries.
+enum DispatchBatchStatements {
     /// Updates and ends: each dispatch's first devices (`FanoutStatements.activityTargets`, per row of
     /// the arrays), a row without a token for a dispatch with none, and whether its activity has a live
     /// broadcast channel. `$1` app ids, `$2` activity ids, `$3` external ids ('' for the whole tag), `$4`
@@ -45,8 +46,7 @@ enum SmallDispatchStatements {
             """)
 
     /// For the dispatches of `$1` (ids), the older superseded deliveries to their devices still under
-    /// way, and who delivers them: superseded by that dispatch, or by one it superseded in turn. Both
-    /// paths ask through it (`PostgresDeliveryQueue.supersededDeliveriesStillSending` for one dispatch).
+    /// way, and who delivers them: superseded by that dispatch, or by one it superseded in turn.
     /// Looked up per newer dispatch (LATERAL), as `SupersessionStatement` does, whatever the plan.
     static let supersededStillSending = PostgresStatement(
         name: "livegate_batch_superseded_still_sending",
@@ -64,8 +64,9 @@ enum SmallDispatchStatements {
             WHERE n.id = ANY($1::uuid[])
             """)
 
-    /// Ends the dispatches of the arrays with their counts and cursor. A `done` one superseded or
-    /// cancelled while it was sent ends as that, as the per-dispatch path ends it. `$1` the worker.
+    /// Ends the dispatches of the arrays with their counts and cursor (never moved back: a fan-out's
+    /// pages recorded it as they went). A `done` one superseded or cancelled while its last pushes went
+    /// ends as that. `$1` the worker.
     static let finish = PostgresStatement(
         name: "livegate_batch_finish",
         sql: """
@@ -75,7 +76,7 @@ enum SmallDispatchStatements {
                               WHEN d.superseded_by IS NOT NULL THEN 'superseded'
                               ELSE 'done' END,
                 completed_at = now(), leased_by = NULL, leased_until = NULL,
-                fanout_cursor = r.cursor, sent_count = d.sent_count + r.sent, failed_count = d.failed_count + r.failed,
+                fanout_cursor = greatest(d.fanout_cursor, r.cursor), sent_count = d.sent_count + r.sent, failed_count = d.failed_count + r.failed,
                 retried_count = d.retried_count + r.retried, removed_count = d.removed_count + r.removed
             FROM unnest($2::text[]::uuid[], $3::text[], $4::text[]::bigint[], $5::text[]::int[], $6::text[]::int[],
                         $7::text[]::int[], $8::text[]::int[]) AS r(id, status, cursor, sent, failed, retried, removed)

@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 import LiveGateDomain
 
-extension DispatchDelivery {
+extension FanoutDelivery {
     /// What a start to an audience goes to this time: its `custom_audience` and its segment's audience as
     /// the segment is now (both, when both are named). A failure is the log entry the dispatch ends with.
     func audience(of dispatch: Dispatch) async throws -> Result<Audience, AudienceUnavailable> {

@@ -6,14 +6,19 @@ import Logging
 import NIOConcurrencyHelpers
 import UUIDText
 
-/// Delivers one claimed dispatch: checks the app can send, pages through its devices, sends each page's
-/// pushes concurrently (the next page starting while the current one's last answers come in), and
-/// records the pages in order, so a crash repeats at most two pages and loses nothing. A dispatch
-/// superseded or cancelled meanwhile stops at its next batch and ends with what it sent counted.
-struct DispatchDelivery: DeliveryStage {
+/// Delivers one claimed dispatch as a fan-out, a batch of one: checks the app can send, broadcasts to
+/// its channel, pages through its devices, sends each page (`PageSending`, the next page starting while
+/// the current one's last answers come in), and records the pages in order, the last with the end
+/// (`settle`, as a batch ends its dispatches), so a crash repeats at most two pages and loses nothing.
+/// A dispatch superseded or cancelled meanwhile stops at its next batch and ends with what it sent
+/// counted.
+struct FanoutDelivery: DeliveryStage {
     let context: DeliveryContext
     /// Raised when the dispatch is superseded or cancelled; checked before every batch.
     let stop: DispatchStopFlag
+    let stops: DispatchStopSignals
+    /// This process's dispatches with pushes out now, this one among them while it is delivered.
+    let sendingNow: DispatchesSending
 
     /// Delivers the dispatch; nil when another worker took it over meanwhile. What to do at each step is
     /// the dispatch's `DispatchLife`'s to say; this carries it out.
@@ -37,7 +42,7 @@ struct DispatchDelivery: DeliveryStage {
         }
         let leaseLost = NIOLockedValueBox(false)
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await keepLease(dispatch.id, lost: leaseLost) }
+            group.addTask { await keepLeases([dispatch.id]) { _ in leaseLost.withLockedValue { $0 = true } } }
             defer { group.cancelAll() }
             return try await deliverLeased(claimed, life: &life, action, to: destination, leaseLost: leaseLost)
         }
@@ -53,7 +58,10 @@ struct DispatchDelivery: DeliveryStage {
             for step in steps {
                 switch step {
                 case .endChannel: try await queue.endChannel(of: claimed, deletingAfter: settings.channelRetention)
-                case .waitForOlder: await waitForSupersededToStop(claimed)
+                case .waitForOlder:
+                    let superseded = SupersededWait(context: context, stops: stops, sendingNow: sendingNow)
+                    let waiting = try await superseded.olderStillSending(before: [claimed])
+                    if !waiting.isEmpty { await superseded.wait(for: waiting, of: [claimed], flags: [dispatch.id: stop]) }
                 }
             }
             _ = life.prepared()
@@ -158,24 +166,14 @@ struct DispatchDelivery: DeliveryStage {
         }
     }
 
-    /// Carries out an end `DispatchLife` decided: records the progress it names, then finishes the
-    /// dispatch or hands it back; nil when the lease turns out lost.
+    /// Carries out an end `DispatchLife` decided, as every delivery ends a dispatch: one settlement (the
+    /// progress it names, its status or hand-back, its log entries) in one transaction; nil when the
+    /// lease turns out lost.
     private func carryOut(
         _ action: DispatchLife.Action, _ claimed: ClaimedDispatch, unreachable: PushResult.RetriableProblem? = nil
     ) async throws -> DispatchEnding? {
-        switch action {
-        case .finish(_, let progress?, _), .handBack(_, let progress?, _):
-            guard try await record(claimed, progress) else { return nil }
-        default:
-            break
-        }
         guard let settlement = try await settlement(action, of: claimed, unreachable: unreachable) else { return nil }
-        switch settlement.ending {
-        case .finished(let status):
-            return try await queue.finish(claimed, worker: worker, status: status, log: settlement.log) ? settlement.ending : nil
-        case .handedBack(let retryAt):
-            return try await queue.release(claimed.dispatch.id, worker: worker, retryAt: retryAt) ? settlement.ending : nil
-        }
+        return try await queue.settle(settlement, worker: worker) ? settlement.ending : nil
     }
 
     /// A page none of whose pushes reached APNs is sent again at once when the overlapping page got
@@ -199,17 +197,8 @@ struct DispatchDelivery: DeliveryStage {
         Task { await send(page, of: dispatch, to: destination) }
     }
 
-    /// Sends a page in batches, all at once (the in-flight limit paces them), and tallies the answers.
-    /// Pushes left unanswered while others got through are sent again before the page is tallied
-    /// (`UnansweredResend`).
     private func send(_ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination) async -> PageOutcome {
-        var ids = APNsIDGenerator()
-        let pushes = dispatch.pushes(to: page, ids: &ids)
-        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination, unless: stop)
-        var results = zip(sent, pushes).map { result, push in result.map { SentPush(result: $0.result, retries: $0.retries, push: push) } }
-        await UnansweredResend(context: context)
-            .resend(&results, of: dispatch, to: destination, unless: stop)
-        return PageOutcome(page: page, results: results, dispatch: dispatch)
+        await PageSending(context: context).send([OutgoingPage(dispatch: dispatch, targets: page, stop: stop)], to: destination)[0]
     }
 
     private func nextPage(_ claimed: ClaimedDispatch, after cursor: Int64) async throws -> [FanoutTarget] {
@@ -227,17 +216,6 @@ struct DispatchDelivery: DeliveryStage {
         }
     }
 
-    /// The dispatches this one superseded, directly or through one it superseded, may still have pushes
-    /// out (another gateway learns of it within a second): wait for them, briefly, so a device never gets
-    /// the older state after this one.
-    private func waitForSupersededToStop(_ claimed: ClaimedDispatch) async {
-        let deadline = ContinuousClock.now + settings.supersededStopTimeout
-        while ContinuousClock.now < deadline, stop.raised == nil {
-            guard let delivering = try? await queue.supersededDeliveriesStillSending(before: claimed), delivering > 0 else { return }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     /// Whether this worker may start sending more of the dispatch (`DispatchOwnership`); a lease found
     /// lost is noted for the rest of the delivery.
     private func stillOwns(_ id: UUID, leaseLost: NIOLockedValueBox<Bool>) async throws -> Bool {
@@ -245,25 +223,6 @@ struct DispatchDelivery: DeliveryStage {
             let kept = try await queue.extendLease(id, worker: worker, lease: settings.lease)
             if !kept { leaseLost.withLockedValue { $0 = true } }
             return kept
-        }
-    }
-
-    /// Renews the lease every third of its length until cancelled; notes when another worker took it.
-    private func keepLease(_ id: UUID, lost: NIOLockedValueBox<Bool>) async {
-        while true {
-            do {
-                try await Task.sleep(for: settings.lease / 3)
-            } catch {
-                return
-            }
-            do {
-                if try await !queue.extendLease(id, worker: worker, lease: settings.lease) {
-                    lost.withLockedValue { $0 = true }
-                    return
-                }
-            } catch {
-                logger.warning("could not renew a delivery lease", metadata: ["dispatch_id": "\(id.lowercasedText)", "error": "\(error)"])
-            }
         }
     }
 }

@@ -1,0 +1,64 @@
+import APNsClient
+import APNsCore
+import LiveGateDomain
+
+/// One dispatch's page going out: its devices, and the flag that stops it.
+struct OutgoingPage: Sendable {
+    let dispatch: Dispatch
+    let targets: [FanoutTarget]
+    let stop: DispatchStopFlag
+}
+
+/// The one way a delivery's pushes leave: pages of one app's dispatches (a fan-out's page, or the pages
+/// of a batch of small dispatches, each its dispatch's only one) go out as one set of pushes, in
+/// batches (the in-flight limit paces them), and each page's answers are tallied. A push whose dispatch
+/// was stopped before its batch got its turn does not go. Pushes a page left unanswered while others
+/// of it got through are sent again before the page is tallied (`UnansweredResend`).
+struct PageSending: DeliveryStage {
+    let context: DeliveryContext
+
+    /// Each page's outcome, in the order given.
+    func send(_ pages: [OutgoingPage], to destination: APNsDestination) async -> [PageOutcome] {
+        var ids = APNsIDGenerator()
+        var pushes: [LiveActivityPush] = []
+        var pushFlags: [DispatchStopFlag] = []
+        for page in pages {
+            pushes += page.dispatch.pushes(to: page.targets, ids: &ids)
+            pushFlags += Array(repeating: page.stop, count: page.targets.count)
+        }
+        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination) { [pushFlags] in
+            pushFlags[$0].raised != nil
+        }
+        var outcomes: [PageOutcome?] = []
+        var resent: [(index: Int, page: OutgoingPage, results: [SentPush?])] = []
+        var offset = 0
+        for page in pages {
+            let range = offset..<(offset + page.targets.count)
+            offset += page.targets.count
+            let results = zip(sent[range], pushes[range]).map { result, push in
+                result.map { SentPush(result: $0.result, retries: $0.retries, push: push) }
+            }
+            if UnansweredResend.mayHelp(results) {
+                resent.append((outcomes.count, page, results))
+                outcomes.append(nil)
+            } else {
+                outcomes.append(PageOutcome(page: page.targets, results: results, dispatch: page.dispatch))
+            }
+        }
+        guard !resent.isEmpty else { return outcomes.map { $0! } }
+        // Pages wait for their resends side by side: each round's pause is one page's, not the sum.
+        await withTaskGroup(of: (Int, PageOutcome).self) { group in
+            for var waiting in resent {
+                group.addTask {
+                    await UnansweredResend(context: context)
+                        .resend(&waiting.results, of: waiting.page.dispatch, to: destination, unless: waiting.page.stop)
+                    return (
+                        waiting.index, PageOutcome(page: waiting.page.targets, results: waiting.results, dispatch: waiting.page.dispatch)
+                    )
+                }
+            }
+            for await (index, outcome) in group { outcomes[index] = outcome }
+        }
+        return outcomes.map { $0! }
+    }
+}
