@@ -17,9 +17,11 @@ public final class LiveActivities: Sendable {
         self.firstTokenWait = firstTokenWait
     }
 
-    /// Registers (or, with nil, removes) an activity's update token under its tag.
-    public func reportUpdateToken(_ token: Data?, tag: String) async {
-        await outbox.enqueue(.updateToken, subject: tag, token: token?.hexToken)
+    /// Registers (or, with nil, removes) an activity's update token under its tag. `attributesType`, the
+    /// activity's ActivityAttributes type (`attributesTypeName(of:)`), goes with it as
+    /// `activity_attributes_type`: the gateway checks the activity's updates against that type's schema.
+    public func reportUpdateToken(_ token: Data?, tag: String, attributesType: String? = nil) async {
+        await outbox.enqueue(.updateToken, subject: tag, token: token?.hexToken, attributesType: attributesType)
     }
 
     /// Registers (or, with nil, removes) the push-to-start token of an ActivityAttributes type.
@@ -42,10 +44,10 @@ public final class LiveActivities: Sendable {
         try await channels.channelID(forActivity: activityID)
     }
 
-    /// Follows one activity until it ends: each push token it gets is registered under `tag`, its
-    /// `currentState` and each later one reported (with `channelID` when it follows a channel).
-    /// `activityID` (ActivityKit's `id`) is kept with the tag, so `resumeActivities` finds it again
-    /// after a relaunch.
+    /// Follows one activity until it ends: each push token it gets is registered under `tag` (with
+    /// `attributesType`, its ActivityAttributes type, when given), its `currentState` and each later one
+    /// reported (with `channelID` when it follows a channel). `activityID` (ActivityKit's `id`) is kept
+    /// with the tag, so `resumeActivities` finds it again after a relaunch.
     ///
     /// Order: an activity updated by token (no `channelID`) reports its first state once its first token
     /// is queued, or its tokens or states ended, or `firstTokenWait` passed. The outbox sends in the order
@@ -53,8 +55,8 @@ public final class LiveActivities: Sendable {
     /// confirmed start can be updated.
     @discardableResult
     public func trackActivity<Tokens: AsyncSequence, States: AsyncSequence>(
-        tag: String, activityID: String? = nil, channelID: String? = nil, currentState: LiveActivityState? = nil,
-        pushTokens: sending Tokens, states: sending States
+        tag: String, activityID: String? = nil, attributesType: String? = nil, channelID: String? = nil,
+        currentState: LiveActivityState? = nil, pushTokens: sending Tokens, states: sending States
     ) -> Task<Void, Never> where Tokens.Element == Data, States.Element == LiveActivityState {
         let outbox = outbox
         let gate = StateReportGate(open: channelID != nil) { [self] state, date in
@@ -63,7 +65,7 @@ public final class LiveActivities: Sendable {
         let tokens = Task { [self] in
             do {
                 for try await token in pushTokens {
-                    await reportUpdateToken(token, tag: tag)
+                    await reportUpdateToken(token, tag: tag, attributesType: attributesType)
                     await gate.open()
                 }
             } catch {}

@@ -22,6 +22,10 @@ struct Report: Codable, Sendable, Equatable {
     var channelID: String?
     var reportedAt: Date?
     var externalID: String?
+    /// The activity's ActivityAttributes type (an update token), sent as `activity_attributes_type` so
+    /// the gateway knows which registered schema its updates must match. Nil in reports written before
+    /// the SDK sent it, and when the type is not known.
+    var attributesType: String?
 
     /// Reports with the same key replace each other while they wait: only the newest is worth sending.
     /// One device per install, so the tag or type is the key.
@@ -36,6 +40,7 @@ struct Report: Codable, Sendable, Equatable {
         case .updateToken:
             fields["tag"] = subject
             fields["push_token"] = token ?? NSNull()
+            if let attributesType { fields["activity_attributes_type"] = attributesType }
         case .pushToStartToken:
             fields["activity_attributes_type"] = subject
             fields["push_to_start_token"] = token ?? NSNull()

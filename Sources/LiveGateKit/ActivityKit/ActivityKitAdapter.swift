@@ -13,14 +13,15 @@
     @available(iOS 16.2, *)
     extension LiveActivities {
         /// Braze's `launchActivity(pushTokenTag:activity:)`: registers the activity's update token under
-        /// the tag (every rotation) and reports its states, until it ends.
+        /// the tag (every rotation, with its type's name: `attributesTypeName(of:)`) and reports its states,
+        /// until it ends.
         @discardableResult
         public func launchActivity<Attributes: ActivityAttributes>(
             pushTokenTag: String, activity: Activity<Attributes>
         )
             -> Task<Void, Never>
         {
-            follow(activity, tag: pushTokenTag, channelID: nil)
+            follow(activity, tag: pushTokenTag, attributesType: Self.attributesTypeName(of: Attributes.self), channelID: nil)
         }
 
         /// Braze's `resumeActivities(ofType:)`: after a relaunch, follows again the running activities of
@@ -31,15 +32,15 @@
                 let started = (activity.attributes as? any LiveGateActivityAttributes)?.brazeActivityId
                 Task {
                     guard let tag = await self.tag(forActivity: id) ?? started else { return }
-                    self.follow(activity, tag: tag, channelID: nil)
+                    self.follow(activity, tag: tag, attributesType: Self.attributesTypeName(of: Attributes.self), channelID: nil)
                 }
             }
         }
 
         /// Braze's `registerPushToStart(forType:name:)`: registers the type's push-to-start token under
         /// `name` (every rotation), and follows each activity the system starts for it that carries a
-        /// `brazeActivityId`, under that id: its update token, then its state, each of which confirms the
-        /// start.
+        /// `brazeActivityId`, under that id: its update token (with `name` as its type, as the start named
+        /// it), then its state, each of which confirms the start.
         @available(iOS 17.2, *)
         public func registerPushToStart<Attributes: ActivityAttributes>(forType type: Attributes.Type, name: String) {
             nonisolated(unsafe) let tokens = Activity<Attributes>.pushToStartTokenUpdates
@@ -48,7 +49,7 @@
             Task {
                 for await activity in started {
                     guard let tag = (activity.attributes as? any LiveGateActivityAttributes)?.brazeActivityId else { continue }
-                    self.follow(activity, tag: tag, channelID: nil)
+                    self.follow(activity, tag: tag, attributesType: name, channelID: nil)
                 }
             }
         }
@@ -69,13 +70,13 @@
             }
             let activity = try Activity.request(
                 attributes: attributes, content: content, pushType: channel.map { PushType.channel($0) } ?? .token)
-            follow(activity, tag: activityID, channelID: channel)
+            follow(activity, tag: activityID, attributesType: Self.attributesTypeName(of: Attributes.self), channelID: channel)
             return activity
         }
 
         @discardableResult
         private func follow<Attributes: ActivityAttributes>(
-            _ activity: Activity<Attributes>, tag: String, channelID: String?
+            _ activity: Activity<Attributes>, tag: String, attributesType: String, channelID: String?
         )
             -> Task<Void, Never>
         {
@@ -83,8 +84,8 @@
             nonisolated(unsafe) let tokens = activity.pushTokenUpdates
             nonisolated(unsafe) let states = activity.activityStateUpdates.compactMap { LiveActivityState($0) }
             return trackActivity(
-                tag: tag, activityID: activity.id, channelID: channelID, currentState: LiveActivityState(activity.activityState),
-                pushTokens: tokens, states: states)
+                tag: tag, activityID: activity.id, attributesType: attributesType, channelID: channelID,
+                currentState: LiveActivityState(activity.activityState), pushTokens: tokens, states: states)
         }
     }
 
