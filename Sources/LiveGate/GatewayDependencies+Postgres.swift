@@ -17,6 +17,7 @@ extension GatewayDependencies {
             tokens: PostgresTokenRegistry(pool: pool), deviceStates: PostgresDeviceStates(pool: pool),
             activityRecords: PostgresActivityRecords(pool: pool), pushToStartHealth: PostgresPushToStartHealth(pool: pool),
             userAttributes: PostgresUserAttributes(pool: pool), segments: PostgresSegmentStore(pool: pool),
+            activityTypes: PostgresActivityTypeStore(pool: pool),
             dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, listener: commits),
             activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)),
             usersTrackRateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .usersTrackHours)),

@@ -7,7 +7,7 @@ struct LiveGateCommand: AsyncParsableCommand {
         discussion: "The database comes from DATABASE_URL (a libpq connection string or postgres:// URI); apns-sim needs none.",
         subcommands: [
             MigrateCommand.self, ServeCommand.self, WorkspaceCommand.self, AppCommand.self, KeyCommand.self,
-            APNsSimulatorCommand.self, ProviderTokenCommand.self,
+            TypeCommand.self, APNsSimulatorCommand.self, ProviderTokenCommand.self,
         ]
     )
 }

@@ -43,6 +43,9 @@ package struct Housekeeping: Sendable {
         // An hour's count goes with the last entry it could belong to.
         report.logHours = try await deleteInBatches(
             "message_activity_log_hours", where: "hour < now() - make_interval(secs => $1) - interval '1 hour'", kept)
+        // An activity's payload mismatches, as long as the log entries they stand beside.
+        report.logHours += try await deleteInBatches(
+            "activity_payload_mismatches", where: "hour < now() - make_interval(secs => $1) - interval '1 hour'", kept)
         // Finished dispatches (and, by cascade, a start's targets) are kept as long as the log that names them;
         // superseded and cancelled ones are finished too.
         report.dispatches = try await deleteInBatches("dispatches", where: Self.finishedDispatches, kept)

@@ -25,6 +25,9 @@ package struct PostgresActivityRecords: ActivityRecords {
         let activityID: String
     }
 
+    /// How many of an activity's warn-mode mismatches its resource shows (one per hour at most).
+    static let recentMismatches = 10
+
     package func activity(appID: UUID, activityID: String, after: DeviceCursor?, limit: Int) async throws -> ActivityView {
         let cached = cachedCounts(CountsKey(appID: appID, activityID: activityID))
         let view = try await pool.withConnection { connection in
@@ -50,9 +53,27 @@ package struct PostgresActivityRecords: ActivityRecords {
                 marked[index].channelMember =
                     channel != nil && marked[index].channelID == channel?.id.rawValue && marked[index].state?.isShown == true
             }
-            return ActivityView(
+            var view = ActivityView(
                 activityID: activityID, counts: counts, channel: channel, devices: marked,
                 nextCursor: more ? devices.last.map { DeviceCursor(afterDeviceID: $0.deviceID) } : nil, dispatches: dispatches)
+            view.attributesTypes = try connection.query(
+                """
+                SELECT DISTINCT attributes_type FROM activity_tokens
+                WHERE app_id = $1 AND activity_id = $2 AND attributes_type IS NOT NULL ORDER BY attributes_type
+                """,
+                [appID, activityID]
+            ).map { try $0.require("attributes_type") }
+            view.mismatches = try connection.query(
+                """
+                SELECT hour, message, dispatch_id FROM activity_payload_mismatches
+                WHERE app_id = $1 AND activity_id = $2 ORDER BY hour DESC LIMIT $3
+                """,
+                [appID, activityID, Self.recentMismatches]
+            ).map { row in
+                PayloadMismatchRecord(
+                    hour: try row.require("hour"), message: try row.require("message"), dispatchID: try row.decode("dispatch_id"))
+            }
+            return view
         }
         if cached == nil, view.counts.devices >= Self.largeActivity {
             countsCache.withLockedValue { cache in

@@ -25,30 +25,70 @@ package struct PostgresTokenRegistry: TokenRegistry {
             let userID = try UserResolution.findOrCreate(
                 externalID: registration.externalID, alias: registration.alias, workspaceID: app.workspaceID,
                 on: connection)
-            // A device keeps its user when a later call does not name one (the SDK may not know it yet).
-            try connection.query(
-                """
-                INSERT INTO \(table) AS t (app_id, \(scopeColumn), device_id, user_id, push_token)
-                VALUES ($1, $2, $3, $4, $5)
-                ON CONFLICT (app_id, \(scopeColumn), device_id) DO UPDATE
-                    SET push_token = EXCLUDED.push_token,
-                        user_id = COALESCE(EXCLUDED.user_id, t.user_id),
-                        updated_at = now()\(Self.lastPushReset(of: registration.kind))
-                    WHERE (t.push_token, t.user_id) IS DISTINCT FROM
-                          (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id))
-                """,
-                [app.id, scope, registration.deviceID, userID, token.hex])
+            guard case .activity(let tag) = registration.kind else {
+                try Self.upsert(registration, token: token, userID: userID, app: app, on: connection)
+                return ConfirmedStarts()
+            }
+            try Self.upsertUpdateToken(registration, tag: tag, token: token, userID: userID, app: app, on: connection)
             // The started activity reports its update token under the start's activity id: it is on the device.
-            guard case .activity(let tag) = registration.kind else { return ConfirmedStarts() }
-            return try StartConfirmationStatements.confirm(
+            let confirmed = try StartConfirmationStatements.confirm(
                 appID: app.id, activityID: tag, deviceID: registration.deviceID, on: connection)
+            if registration.attributesType == nil, let startedAs = confirmed.attributesType {
+                // The start named the activity's type: its updates are checked against it.
+                try connection.query(
+                    """
+                    UPDATE activity_tokens SET attributes_type = $4
+                    WHERE app_id = $1 AND activity_id = $2 AND device_id = $3 AND attributes_type IS NULL
+                    """,
+                    [app.id, tag, registration.deviceID, startedAs])
+            }
+            return confirmed
         }
     }
 
+    /// A device keeps its user when a later call does not name one (the SDK may not know it yet).
+    private static func upsert(
+        _ registration: TokenRegistration, token: PushToken, userID: Int64?, app: App, on connection: PostgresConnection
+    ) throws {
+        let (table, scopeColumn, scope) = Self.target(of: registration.kind)
+        try connection.query(
+            """
+            INSERT INTO \(table) AS t (app_id, \(scopeColumn), device_id, user_id, push_token)
+            VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (app_id, \(scopeColumn), device_id) DO UPDATE
+                SET push_token = EXCLUDED.push_token,
+                    user_id = COALESCE(EXCLUDED.user_id, t.user_id),
+                    updated_at = now()
+                WHERE (t.push_token, t.user_id) IS DISTINCT FROM
+                      (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id))
+            """,
+            [app.id, scope, registration.deviceID, userID, token.hex])
+    }
+
+    /// As `upsert`, and the device keeps its activity's type when a later call does not name one.
+    private static func upsertUpdateToken(
+        _ registration: TokenRegistration, tag: String, token: PushToken, userID: Int64?, app: App,
+        on connection: PostgresConnection
+    ) throws {
+        try connection.query(
+            """
+            INSERT INTO activity_tokens AS t (app_id, activity_id, device_id, user_id, push_token, attributes_type)
+            VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (app_id, activity_id, device_id) DO UPDATE
+                SET push_token = EXCLUDED.push_token,
+                    user_id = COALESCE(EXCLUDED.user_id, t.user_id),
+                    attributes_type = COALESCE(EXCLUDED.attributes_type, t.attributes_type),
+                    updated_at = now()\(Self.lastPushReset)
+                WHERE (t.push_token, t.user_id, t.attributes_type) IS DISTINCT FROM
+                      (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id),
+                       COALESCE(EXCLUDED.attributes_type, t.attributes_type))
+            """,
+            [app.id, tag, registration.deviceID, userID, token.hex, registration.attributesType])
+    }
+
     /// A new update token has been sent nothing yet: the row's last push was the old token's.
-    static func lastPushReset(of kind: TokenRegistration.Kind) -> String {
-        guard case .activity = kind else { return "" }
-        return ["last_dispatch_id", "last_apns_status", "last_pushed_at"].map {
+    static var lastPushReset: String {
+        ["last_dispatch_id", "last_apns_status", "last_pushed_at"].map {
             ",\n    \($0) = CASE WHEN t.push_token = EXCLUDED.push_token THEN t.\($0) END"
         }.joined()
     }

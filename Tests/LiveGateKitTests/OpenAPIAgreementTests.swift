@@ -15,6 +15,12 @@ struct OpenAPIAgreementTests {
         ("PushTokenTag", Report(id: UUID(), kind: .updateToken, subject: "order-1", token: nil)),
         (
             "PushTokenTag",
+            Report(
+                id: UUID(), kind: .updateToken, subject: "order-1", token: String(repeating: "ef", count: 32),
+                attributesType: "OrderAttributes")
+        ),
+        (
+            "PushTokenTag",
             Report(id: UUID(), kind: .pushToStartToken, subject: "OrderAttributes", token: String(repeating: "cd", count: 32))
         ),
         ("PushTokenTag", Report(id: UUID(), kind: .pushToStartToken, subject: "OrderAttributes", token: nil, externalID: "fan-1")),

@@ -43,7 +43,8 @@ extension GatewayMetrics {
     package static let all: [MetricDefinition] = [
         httpRequests, httpRequestDuration, httpRequestsInProgress, messagesAccepted, rateLimitRefusals, apnsPushes,
         apnsAnswerDuration, dispatchDeliveryDuration, startsConfirmed, startsUnconfirmed, startConfirmationDuration,
-        deviceStateReports, channelMemberPushesSkipped, dispatchesWaiting, dispatchesScheduled, oldestWaitingDispatch,
+        deviceStateReports, channelMemberPushesSkipped, contentStateMismatches, dispatchesWaiting, dispatchesScheduled,
+        oldestWaitingDispatch,
         databaseConnectionsInUse, databaseConnectionsOpen, databaseWaits, databaseWaitDuration,
     ]
 

@@ -16,6 +16,16 @@ enum ActivityJSON {
         object.set("devices", .array(view.devices.map { .object(device($0)) }))
         object.set("next_cursor", view.nextCursor.map { .string($0.token) } ?? .null)
         object.set("dispatches", .array(view.dispatches.map { .object(dispatch($0)) }))
+        object.set("attributes_types", .array(view.attributesTypes.map(JSONValue.string)))
+        object.set("payload_mismatches", .array(view.mismatches.map { .object(mismatch($0)) }))
+        return object
+    }
+
+    static func mismatch(_ record: PayloadMismatchRecord) -> JSONObject {
+        var object = JSONObject()
+        object.set("hour", .string(DispatchJSON.time(record.hour)))
+        object.set("message", .string(record.message))
+        object.set("dispatch_id", record.dispatchID.map { .string($0.lowercasedText) } ?? .null)
         return object
     }
 

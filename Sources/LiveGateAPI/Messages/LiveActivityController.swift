@@ -20,13 +20,16 @@ package struct LiveActivityController: Sendable {
     let rateLimit: RateLimitMiddleware?
     /// A start's `segment_id` must name one; its regular expressions are checked here too.
     let segments: any SegmentStore
+    /// What the app decodes: payloads its types would not are refused (or, in warn mode, noted).
+    let activityTypes: ActivityTypeDirectory
 
     package init(
         authenticator: APIKeyAuthenticator, apps: AppDirectory, dispatches: any DispatchStore, channels: any ChannelStore,
-        segments: any SegmentStore, channelRetention: Duration, clock: MessageClock = .system,
+        segments: any SegmentStore, activityTypes: ActivityTypeDirectory, channelRetention: Duration, clock: MessageClock = .system,
         rateLimit: RateLimitMiddleware? = nil
     ) {
         self.segments = segments
+        self.activityTypes = activityTypes
         self.authenticator = authenticator
         self.apps = apps
         self.dispatches = dispatches
@@ -52,8 +55,12 @@ package struct LiveActivityController: Sendable {
     @Sendable func update(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
         let acceptedAt = clock.now()
-        let message = try LiveActivityUpdateRequest.parse(body.object, now: acceptedAt)
+        var message = try LiveActivityUpdateRequest.parse(body.object, now: acceptedAt)
         let app = try await apps.app(identifier: message.common.appID, ofKeyIn: context)
+        let verdict = try await activityTypes.checkUpdate(
+            message.common.contentState, appID: app.id, activityID: message.common.activityID)
+        try verdict.throwIfRefused()
+        message.common.contentState = verdict.contentState
         let accepted = try prepare(
             request, body: body, app: app, message.common, acceptedAt: acceptedAt, payload: message.payload)
         let dispatch = accepted.dispatch(event: message.event, externalID: message.externalID)
@@ -67,6 +74,7 @@ package struct LiveActivityController: Sendable {
             return MessageAcceptance(dispatchID: dispatch.id, warnings: warnings).stored
         }
         GatewayMetrics.accepted(dispatch.event, outcome)
+        await noteWarnings(verdict, of: dispatch, app: app, outcome: outcome, context: context)
         if dispatch.event == .end, dispatch.externalID == nil, dispatch.sendAt == nil, outcome != .keyReused {
             // After the commit, replays included: a retried end finishes what a crash here left undone.
             // An end narrowed to one user's devices leaves the activity, and its channel, to the others.
@@ -84,8 +92,13 @@ package struct LiveActivityController: Sendable {
     @Sendable func start(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.read(request, context: context)
         let acceptedAt = clock.now()
-        let message = try LiveActivityStartRequest.parse(body.object, now: acceptedAt)
+        var message = try LiveActivityStartRequest.parse(body.object, now: acceptedAt)
         let app = try await apps.app(identifier: message.common.appID, ofKeyIn: context)
+        let verdict = try await activityTypes.checkStart(
+            message.common.contentState, attributes: message.attributes, attributesType: message.attributesType, appID: app.id)
+        try verdict.throwIfRefused()
+        message.common.contentState = verdict.contentState
+        message.attributes = verdict.attributes ?? message.attributes
         // One indexed read: an activity with a live channel is started on it.
         let channel = try await channels.channel(app: app, activityID: message.common.activityID)
         let liveChannelID = channel?.state == .live ? channel?.channelID : nil
@@ -103,6 +116,7 @@ package struct LiveActivityController: Sendable {
             return MessageAcceptance(dispatchID: dispatch.id, errors: errors).stored
         }
         GatewayMetrics.accepted(dispatch.event, outcome)
+        await noteWarnings(verdict, of: dispatch, app: app, outcome: outcome, context: context)
         context.logger.info(
             "live activity start accepted",
             metadata: [
@@ -110,6 +124,21 @@ package struct LiveActivityController: Sendable {
                 "audience": "\(message.targetsAudience)",
             ])
         return try MessageAcceptance.response(for: outcome)
+    }
+
+    /// A message accepted although a warn-mode type would not decode it: counted and logged once per
+    /// activity and hour. After the commit, so a failure here never costs the caller its 201.
+    private func noteWarnings(
+        _ verdict: PayloadVerdict, of dispatch: Dispatch, app: App, outcome: IdempotentOutcome, context: LiveGateRequestContext
+    ) async {
+        guard !verdict.warnings.isEmpty, case .committed = outcome else { return }
+        do {
+            try await activityTypes.noteWarnings(
+                verdict, event: dispatch.event, app: app, activityID: dispatch.activityID, dispatchID: dispatch.id, now: Date())
+        } catch {
+            context.logger.warning(
+                "could not log a content-state mismatch", metadata: ["app_id": "\(app.identifier)", "error": "\(error)"])
+        }
     }
 
     /// A start to an audience, checked: its segment exists in the app's workspace and PostgreSQL can

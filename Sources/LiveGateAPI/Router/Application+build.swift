@@ -16,6 +16,7 @@ package func buildRouter(
     let authenticator = APIKeyAuthenticator(
         repository: dependencies.apiKeys, cacheTimeToLive: configuration.lookupCacheTimeToLive)
     let apps = AppDirectory(repository: dependencies.tenancy, cacheTimeToLive: configuration.lookupCacheTimeToLive)
+    let activityTypes = ActivityTypeDirectory(store: dependencies.activityTypes, cacheTimeToLive: configuration.lookupCacheTimeToLive)
 
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: MetricsMiddleware())
@@ -55,8 +56,8 @@ package func buildRouter(
     router.addRoutes(
         LiveActivityController(
             authenticator: authenticator, apps: apps, dispatches: dependencies.dispatches, channels: dependencies.channels,
-            segments: dependencies.segments, channelRetention: configuration.channelRetention, clock: dependencies.clock,
-            rateLimit: rateLimit
+            segments: dependencies.segments, activityTypes: activityTypes, channelRetention: configuration.channelRetention,
+            clock: dependencies.clock, rateLimit: rateLimit
         ).routes)
     router.addRoutes(
         DispatchController(authenticator: authenticator, records: dependencies.dispatchRecords, commits: dependencies.commits)
@@ -75,6 +76,7 @@ package func buildRouter(
     router.addRoutes(
         UsersTrackController(authenticator: authenticator, attributes: dependencies.userAttributes, rateLimit: usersTrackRateLimit).routes)
     router.addRoutes(SegmentController(authenticator: authenticator, segments: dependencies.segments).routes)
+    router.addRoutes(ActivityTypeController(authenticator: authenticator, apps: apps, types: activityTypes).routes)
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

@@ -17,6 +17,8 @@ package struct GatewayDependencies: Sendable {
     package var userAttributes: any UserAttributesStore
     /// Named audiences (`/segments`).
     package var segments: any SegmentStore
+    /// Apps' ActivityAttributes types, which messages' payloads are checked against.
+    package var activityTypes: any ActivityTypeStore
     package var dispatches: any DispatchStore
     package var activityLog: any ActivityLogRepository
     /// Shared by the message endpoints, and told to return unspent quota when the gateway stops.
@@ -42,7 +44,8 @@ package struct GatewayDependencies: Sendable {
         checkDatabase: @escaping @Sendable () async throws -> Void, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
         tokens: any TokenRegistry, deviceStates: any DeviceStateRepository, activityRecords: any ActivityRecords,
         pushToStartHealth: any PushToStartHealthRecords, userAttributes: any UserAttributesStore, segments: any SegmentStore,
-        dispatches: any DispatchStore, activityLog: any ActivityLogRepository, rateLimiter: RateLimiter, usersTrackRateLimiter: RateLimiter,
+        activityTypes: any ActivityTypeStore, dispatches: any DispatchStore, activityLog: any ActivityLogRepository,
+        rateLimiter: RateLimiter, usersTrackRateLimiter: RateLimiter,
         tokenTagRateLimiter: RateLimiter, channels: any ChannelStore, channelManager: APNsChannelManager,
         dispatchRecords: any DispatchRecords, commits: (any DispatchCommitListener)? = nil, clock: MessageClock = .system
     ) {
@@ -55,6 +58,7 @@ package struct GatewayDependencies: Sendable {
         self.pushToStartHealth = pushToStartHealth
         self.userAttributes = userAttributes
         self.segments = segments
+        self.activityTypes = activityTypes
         self.dispatches = dispatches
         self.activityLog = activityLog
         self.rateLimiter = rateLimiter

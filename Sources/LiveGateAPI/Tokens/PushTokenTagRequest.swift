@@ -19,16 +19,20 @@ struct PushTokenTagRequest: SDKCall {
         let hasType = fields.has("activity_attributes_type")
         var kind: TokenRegistration.Kind?
         var token: PushToken?
+        // Beside a tag, activity_attributes_type names the activity's type (what its updates are checked
+        // against); alone, it is the type a push-to-start token is for.
+        var attributesType: String?
         switch (hasTag, hasType) {
-        case (true, true):
+        case (true, true) where fields.has("push_to_start_token"):
             problems.add("give tag with push_token, or activity_attributes_type with push_to_start_token, not both")
         case (false, false):
             problems.add(
                 "tag (with push_token) or activity_attributes_type (with push_to_start_token) is required")
-        case (true, false):
+        case (true, _):
             if let tag = fields.string("tag", maxLength: CommonMessageFields.maximumActivityIDLength) {
                 kind = .activity(tag: tag)
             }
+            if hasType { attributesType = fields.string("activity_attributes_type", maxLength: 256) }
             token = Self.token(fields, "push_token")
             Self.refuse(fields, "push_to_start_token", goesWith: "activity_attributes_type")
         case (false, true):
@@ -42,7 +46,8 @@ struct PushTokenTagRequest: SDKCall {
         return PushTokenTagRequest(
             appID: appID!,
             registration: TokenRegistration(
-                kind: kind!, deviceID: deviceID!, token: token, externalID: externalID, alias: alias))
+                kind: kind!, deviceID: deviceID!, token: token, externalID: externalID, alias: alias,
+                attributesType: attributesType))
     }
 
     /// A token beside the wrong key would be dropped without a word: refused instead.

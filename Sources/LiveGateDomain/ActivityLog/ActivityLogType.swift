@@ -12,6 +12,11 @@ package struct ActivityLogType: RawRepresentable, Sendable, Hashable, CustomStri
     package static let feedbackRemovedToken = ActivityLogType(rawValue: "APNS Feedback Removed Token errors")
     /// Everything else a person should see: refused pushes, retries given up, no device registered.
     package static let other = ActivityLogType(rawValue: "Other Live Activity errors")
+    /// A `content_state` (or start's attributes) the activity's registered type would not decode,
+    /// accepted because the type is in warn mode: the phone shows nothing for it. LiveGate's own type.
+    package static let contentStateMismatch = ActivityLogType(rawValue: "Live Activity content-state mismatch")
 
-    package static let all: [ActivityLogType] = [.noPushCredential, .invalidPushCredential, .feedbackRemovedToken, .other]
+    package static let all: [ActivityLogType] = [
+        .noPushCredential, .invalidPushCredential, .feedbackRemovedToken, .other, .contentStateMismatch,
+    ]
 }

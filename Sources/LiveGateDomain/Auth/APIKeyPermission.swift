@@ -19,10 +19,12 @@ package struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConver
     package static let usersTrack = APIKeyPermission(known: "users.track")
     /// Creating, reading and deleting segments (`/segments`).
     package static let segmentsManage = APIKeyPermission(known: "segments.manage")
+    /// Registering, reading and removing apps' ActivityAttributes types (`/live_activity/types`).
+    package static let activityTypes = APIKeyPermission(known: "live_activity.types")
 
     package static let all: [APIKeyPermission] = [
         .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage, .liveActivityRead, .usersTrack,
-        .segmentsManage,
+        .segmentsManage, .activityTypes,
     ]
 
     package var description: String { rawValue }

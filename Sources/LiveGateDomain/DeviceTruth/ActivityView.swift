@@ -13,6 +13,11 @@ package struct ActivityView: Sendable, Equatable {
     package var nextCursor: DeviceCursor?
     /// Unfinished first, then by completion, newest first.
     package var dispatches: [DispatchRecord]
+    /// The ActivityAttributes types its devices reported (or its start named): what its payloads are
+    /// checked against.
+    package var attributesTypes: [String] = []
+    /// Its recent warn-mode payload mismatches, newest first: updates the phone showed nothing for.
+    package var mismatches: [PayloadMismatchRecord] = []
 
     package init(
         activityID: String, counts: ActivityDeviceCounts, channel: ActivityChannel?, devices: [ActivityDevice],

@@ -41,6 +41,10 @@ extension GatewayMetrics {
         Counter(label: deviceStateReports.name, dimensions: [("state", state.rawValue)]).increment()
     }
 
+    package static func contentStateMismatch(_ event: LiveActivityEvent) {
+        Counter(label: contentStateMismatches.name, dimensions: [("event", event.rawValue)]).increment()
+    }
+
     package static func channelMemberPushesSkipped(_ devices: Int) {
         guard devices > 0 else { return }
         Counter(label: channelMemberPushesSkipped.name).increment(by: devices)

@@ -30,6 +30,9 @@ package enum GatewayMetrics {
     package static let channelMemberPushesSkipped = MetricDefinition(
         "livegate_channel_member_pushes_skipped_total", .counter,
         help: "Token pushes not sent because the device follows the activity's broadcast channel, which the update reached.")
+    package static let contentStateMismatches = MetricDefinition(
+        "livegate_content_state_mismatches_total", .counter, labels: ["event"],
+        help: "Messages accepted although their activity's type, in warn mode, would not decode them: the phone shows nothing for them.")
     package static let dispatchesWaiting = MetricDefinition(
         "livegate_dispatches_waiting", .gauge, labels: ["state"],
         help: "Due dispatches not finished: pending (waiting for a worker) or delivering (held by one). All gateways' together.")

@@ -40,6 +40,10 @@ package final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Se
         }
     }
 
+    func remove(_ key: Key) {
+        entries.withLockedValue { _ = $0.removeValue(forKey: key) }
+    }
+
     /// Loads through the cache: a hit costs no round trip; nil results are not kept.
     package func value(for key: Key, load: () async throws -> Value?) async rethrows -> Value? {
         if let cached = value(for: key) { return cached }

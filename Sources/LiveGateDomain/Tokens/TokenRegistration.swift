@@ -16,11 +16,15 @@ package struct TokenRegistration: Sendable, Equatable {
     /// The user the device belongs to, when the SDK knows one; created on first sight.
     package var externalID: String?
     package var alias: UserAlias?
+    /// For an update token: its activity's ActivityAttributes type, when the SDK names it. The API checks
+    /// every update to the activity against that type's schema, if the app registered one.
+    package var attributesType: String?
 
     package init(
         kind: Kind, deviceID: String, token: PushToken?, externalID: String? = nil,
-        alias: UserAlias? = nil
+        alias: UserAlias? = nil, attributesType: String? = nil
     ) {
+        self.attributesType = attributesType
         self.kind = kind
         self.deviceID = deviceID
         self.token = token

@@ -16,12 +16,15 @@ enum StartConfirmationStatements {
             FROM dispatches d
             WHERE t.device_id = $3 AND t.confirmed_at IS NULL
               AND d.id = t.dispatch_id AND d.app_id = $1 AND d.activity_id = $2 AND d.event = 'start'
-            RETURNING extract(epoch FROM now() - coalesce(t.answered_at, d.created_at))::float8 AS waited
+            RETURNING extract(epoch FROM now() - coalesce(t.answered_at, d.created_at))::float8 AS waited,
+                      d.attributes_type
             """)
 
     static func confirm(appID: UUID, activityID: String, deviceID: String, on connection: PostgresConnection) throws -> ConfirmedStarts {
         let rows = try connection.query(confirm, [appID, activityID, deviceID])
-        return ConfirmedStarts(waits: try rows.map { .seconds(max(0, try $0.require("waited", as: Double.self))) })
+        return ConfirmedStarts(
+            waits: try rows.map { .seconds(max(0, try $0.require("waited", as: Double.self))) },
+            attributesType: try rows.first?.decode("attributes_type"))
     }
 
     /// Records APNs's answer for each start target a page or batch sent.

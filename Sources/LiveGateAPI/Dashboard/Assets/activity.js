@@ -222,6 +222,15 @@
     return Number.isInteger(value) ? value : 0;
   }
 
+  // Warn-mode mismatches, newest first, one per hour at most: updates the phone showed nothing for.
+  function mismatchList(mismatches) {
+    if (mismatches.length === 0) return [element('span', { className: 'muted', text: 'none' })];
+    return [element('ul', { className: 'mismatches' }, mismatches.map((mismatch) =>
+      element('li', { attributes: { 'data-mismatch': '' } }, [
+        timeOrNone(mismatch.hour), ' ', element('span', { text: String(mismatch.message) }),
+      ])))];
+  }
+
   function renderActivity(activity) {
     const activityID = String(activity.activity_id);
     $('activity-id').textContent = activityID;
@@ -239,6 +248,10 @@
           }),
         ]
         : [element('span', { className: 'muted', text: 'none: updates go to each device by its token' })],
+      attributes_types: Array.isArray(activity.attributes_types) && activity.attributes_types.length > 0
+        ? [element('span', { className: 'mono', text: activity.attributes_types.join(', ') })]
+        : [element('span', { className: 'muted', text: 'none reported: updates are not checked against a type' })],
+      payload_mismatches: mismatchList(Array.isArray(activity.payload_mismatches) ? activity.payload_mismatches : []),
     };
     for (const cell of $('activity-fields').querySelectorAll('dd[data-field]')) {
       cell.replaceChildren(...(fields[cell.dataset.field] || [none()]));
