@@ -22,14 +22,14 @@ bench_start
 wrk_install
 wrk_tenant --rate-limit 2000000000
 checked_app="$BENCH_APP_ID"
-workspace=$(sql "SELECT workspace_id FROM apps WHERE identifier = '$checked_app'")
+workspace=$(sql "SELECT workspace_id FROM apps WHERE app_identifier = '$checked_app'")
 unchecked_app=$(bench_app "$workspace" "Bench app without a type" --apns-endpoint sandbox)
 "$bin" type put "$checked_app" Scoreboard --content-state bench/ingest/scoreboard.schema.json >/dev/null
 # Every activity the updates name has a device whose token names the type, as LiveGateKit reports it.
 for app in "$checked_app" "$unchecked_app"; do
     sql "INSERT INTO activity_tokens (app_id, activity_id, device_id, push_token, attributes_type)
          SELECT a.id, 'match-' || i, 'device-' || i, lpad(to_hex(i), 64, '0'), 'Scoreboard'
-         FROM apps a, generate_series(0, 99) i WHERE a.identifier = '$app'"
+         FROM apps a, generate_series(0, 99) i WHERE a.app_identifier = '$app'"
 done
 
 gateway_port=$(free_port)
