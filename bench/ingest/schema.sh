@@ -36,23 +36,24 @@ gateway_port=$(free_port)
 LIVEGATE_DELIVERY=off LIVEGATE_LOG_LEVEL=warning LIVEGATE_DB_POOL_SIZE=16 bench_serve "$gateway_port" "$work/gateway.log"
 
 committed() { psql "$DATABASE_URL" -tAc "SELECT count(*) FROM dispatches"; }
-run() { # APP -> "accepted/s cpu-µs-per-call not-201"
-    local rows0 cpu0 rps p50 p99 bad rows
-    rows0=$(committed); cpu0=$(cpu_ms "$gateway_pid")
+run() { # APP -> "accepted/s gateway-cpu-µs-per-call not-201 postgres-cpu-µs-per-call"
+    local rows0 cpu0 pg0 rps p50 p99 bad rows
+    rows0=$(committed); cpu0=$(cpu_ms "$gateway_pid"); pg0=$(pg_cpu_ms)
     read -r rps p50 p99 bad <<<"$(BENCH_APP_ID="$1" BENCH_FIELDS=20 wrk_update "$gateway_port" "$concurrency" "$duration" "$work/wrk.err")"
     rows=$(( $(committed) - rows0 ))
-    echo "$rps $(( ($(cpu_ms "$gateway_pid") - cpu0) * 1000 / (rows > 0 ? rows : 1) )) $bad"
+    rows=$(( rows > 0 ? rows : 1 ))
+    echo "$rps $(( ($(cpu_ms "$gateway_pid") - cpu0) * 1000 / rows )) $bad $(( ($(pg_cpu_ms) - pg0) * 1000 / rows ))"
 }
 
-echo "| round | checked accepted/s | unchecked accepted/s | ratio | checked CPU per call | unchecked CPU per call |"
+echo "| round | checked accepted/s | unchecked accepted/s | ratio | checked CPU per call: gateway + PostgreSQL | unchecked |"
 echo "|---:|---:|---:|---:|---:|---:|"
 ratios=()
 for round in $(seq 1 "$rounds"); do
     # Which goes first alternates, so a drift of the machine's load favours neither.
     if [ $((round % 2)) -eq 1 ]; then
-        read -r c_rps c_cpu c_bad <<<"$(run "$checked_app")"; read -r u_rps u_cpu u_bad <<<"$(run "$unchecked_app")"
+        read -r c_rps c_cpu c_bad c_pg <<<"$(run "$checked_app")"; read -r u_rps u_cpu u_bad u_pg <<<"$(run "$unchecked_app")"
     else
-        read -r u_rps u_cpu u_bad <<<"$(run "$unchecked_app")"; read -r c_rps c_cpu c_bad <<<"$(run "$checked_app")"
+        read -r u_rps u_cpu u_bad u_pg <<<"$(run "$unchecked_app")"; read -r c_rps c_cpu c_bad c_pg <<<"$(run "$checked_app")"
     fi
     if [ "$c_bad" -gt 0 ] || [ "$u_bad" -gt 0 ]; then
         echo "FAILED: answers that were not 201; the first ones:" >&2
@@ -61,7 +62,7 @@ for round in $(seq 1 "$rounds"); do
     fi
     ratio=$(awk -v c="$c_rps" -v u="$u_rps" 'BEGIN { printf "%.2f", (u > 0 ? c / u : 0) }')
     ratios+=("$ratio")
-    echo "| $round | $c_rps | $u_rps | ${ratio}× | $c_cpu µs | $u_cpu µs |"
+    echo "| $round | $c_rps | $u_rps | ${ratio}× | $c_cpu + $c_pg µs | $u_cpu + $u_pg µs |"
 done
 echo
 echo "median ratio: $(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')×"
