@@ -17,6 +17,7 @@ enum ActivityLogTypeOptions {
         case .invalidPushCredential: ("Invalid push credential", "type-invalid-credential")
         case .feedbackRemovedToken: ("Token removed", "type-removed-token")
         case .other: ("Other error", "type-other")
+        case .contentStateMismatch: ("Payload mismatch", "type-payload-mismatch")
         default: (type.rawValue, "type-unknown")
         }
     }

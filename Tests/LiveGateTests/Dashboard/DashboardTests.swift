@@ -181,6 +181,7 @@ struct DashboardTests {
                     #"<option value="Live Activity error (Invalid push credential)" data-label="Invalid push credential" data-style="type-invalid-credential">Live Activity error (Invalid push credential)</option>"#,
                     #"<option value="APNS Feedback Removed Token errors" data-label="Token removed" data-style="type-removed-token">APNS Feedback Removed Token errors</option>"#,
                     #"<option value="Other Live Activity errors" data-label="Other error" data-style="type-other">Other Live Activity errors</option>"#,
+                    #"<option value="Live Activity content-state mismatch" data-label="Payload mismatch" data-style="type-payload-mismatch">Live Activity content-state mismatch</option>"#,
                 ]
                 let options = page.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("<option") }
                 #expect(options == expected)
@@ -195,7 +196,10 @@ struct DashboardTests {
                 #expect(!dispatchPage.contains("<!--"), "the placeholder is replaced")
                 // The colours the options name exist.
                 let css = try await Self.get(client, "/dashboard/assets/dashboard.css").text
-                for style in ["type-no-credential", "type-invalid-credential", "type-removed-token", "type-other", "type-unknown"] {
+                for style in [
+                    "type-no-credential", "type-invalid-credential", "type-removed-token", "type-other", "type-payload-mismatch",
+                    "type-unknown",
+                ] {
                     #expect(css.contains(".\(style) {"), "dashboard.css has .\(style)")
                 }
             }
