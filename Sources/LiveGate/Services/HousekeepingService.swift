@@ -40,7 +40,8 @@ package struct HousekeepingService: Service {
                         "housekeeping",
                         metadata: [
                             "retired_tokens": "\(report.retiredTokens)", "log_entries": "\(report.logEntries)",
-                            "log_hours": "\(report.logHours)", "dispatches": "\(report.dispatches)",
+                            "log_hours": "\(report.logHours)", "payload_mismatches": "\(report.payloadMismatches)",
+                            "dispatches": "\(report.dispatches)",
                             "rate_limit_windows": "\(report.rateLimitWindows)",
                             "token_tag_windows": "\(report.tokenTagWindows)",
                             "idempotency_keys": "\(report.idempotencyKeys)",

@@ -51,11 +51,20 @@ struct HousekeepingTests {
                 INSERT INTO message_activity_log_hours (app_id, type, hour, workspace_id, total)
                 VALUES ($1, 'Other Live Activity errors', date_trunc('hour', now()), $2, 1)
                 """, [harness.tenant.app.id, harness.tenant.workspace.id])
+            // An activity's payload mismatches go with the log entries beside them.
+            try await harness.database.pool.query(
+                """
+                INSERT INTO activity_payload_mismatches (app_id, activity_id, hour, message)
+                VALUES ($1, 'game-42', date_trunc('hour', now()) - interval '62 hours', 'old'),
+                       ($1, 'game-42', date_trunc('hour', now()), 'recent')
+                """, [harness.tenant.app.id])
 
             let report = try await Housekeeping(pool: harness.database.pool)
                 .run(tokenLifetime: .seconds(12 * 3600), retention: .seconds(60 * 3600))
             #expect(report.logEntries == 1)
             #expect(report.logHours == 1)
+            #expect(report.payloadMismatches == 1)
+            #expect(try await harness.database.count("SELECT count(*) FROM activity_payload_mismatches WHERE message = 'recent'") == 1)
             #expect(report.dispatches == 1)
             #expect(try await harness.log().map { try $0.require("dispatch_id", as: String.self) } == [recent.lowercased()])
             let remaining = try await harness.database.pool.query("SELECT id FROM dispatches ORDER BY created_at")
