@@ -29,19 +29,12 @@ package struct PostgresTokenRegistry: TokenRegistry {
                 try Self.upsert(registration, token: token, userID: userID, app: app, on: connection)
                 return ConfirmedStarts()
             }
-            try Self.upsertUpdateToken(registration, tag: tag, token: token, userID: userID, app: app, on: connection)
             // The started activity reports its update token under the start's activity id: it is on the device.
             let confirmed = try StartConfirmationStatements.confirm(
                 appID: app.id, activityID: tag, deviceID: registration.deviceID, on: connection)
-            if registration.attributesType == nil, let startedAs = confirmed.attributesType {
-                // The start named the activity's type: its updates are checked against it.
-                try connection.query(
-                    """
-                    UPDATE activity_tokens SET attributes_type = $4
-                    WHERE app_id = $1 AND activity_id = $2 AND device_id = $3 AND attributes_type IS NULL
-                    """,
-                    [app.id, tag, registration.deviceID, startedAs])
-            }
+            try Self.upsertUpdateToken(
+                registration, tag: tag, startedAs: confirmed.attributesType, token: token,
+                userID: userID, app: app, on: connection)
             return confirmed
         }
     }
@@ -65,25 +58,26 @@ package struct PostgresTokenRegistry: TokenRegistry {
             [app.id, scope, registration.deviceID, userID, token.hex])
     }
 
-    /// As `upsert`, and the device keeps its activity's type when a later call does not name one.
+    /// As `upsert`, and the activity's type: the one the call names, else the one the row has, else the
+    /// one the start that created the activity named (`startedAs`): its updates are checked against it.
     private static func upsertUpdateToken(
-        _ registration: TokenRegistration, tag: String, token: PushToken, userID: Int64?, app: App,
+        _ registration: TokenRegistration, tag: String, startedAs: String?, token: PushToken, userID: Int64?, app: App,
         on connection: PostgresConnection
     ) throws {
         try connection.query(
             """
             INSERT INTO activity_tokens AS t (app_id, activity_id, device_id, user_id, push_token, attributes_type)
-            VALUES ($1, $2, $3, $4, $5, $6)
+            VALUES ($1, $2, $3, $4, $5, COALESCE($6, $7))
             ON CONFLICT (app_id, activity_id, device_id) DO UPDATE
                 SET push_token = EXCLUDED.push_token,
                     user_id = COALESCE(EXCLUDED.user_id, t.user_id),
-                    attributes_type = COALESCE(EXCLUDED.attributes_type, t.attributes_type),
+                    attributes_type = COALESCE($6, t.attributes_type, $7),
                     updated_at = now()\(Self.lastPushReset)
                 WHERE (t.push_token, t.user_id, t.attributes_type) IS DISTINCT FROM
                       (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id),
-                       COALESCE(EXCLUDED.attributes_type, t.attributes_type))
+                       COALESCE($6, t.attributes_type, $7))
             """,
-            [app.id, tag, registration.deviceID, userID, token.hex, registration.attributesType])
+            [app.id, tag, registration.deviceID, userID, token.hex, registration.attributesType, startedAs])
     }
 
     /// A new update token has been sent nothing yet: the row's last push was the old token's.
