@@ -221,4 +221,28 @@ struct PayloadCheckTests {
                 "$.content_state.m3: expected integer, got nothing", "$.content_state.m66: expected integer, got nothing",
             ])
     }
+
+    @Test func membersInAnyOrderFindTheirOwnObjectsProperties() throws {
+        // Members are matched in the schema's order first; out of order, or a key a nested object shares
+        // with its parent, must still find the property of the object it is in.
+        let inOrder = #"{"home":1,"phase":"first","score":{"home":2},"legs":[{"eta":3}]}"#
+        let reversed = #"{"legs":[{"eta":3}],"score":{"home":2},"phase":"first","home":1}"#
+        let shuffled = #"{"phase":"first","unknown":1,"home":1,"legs":[],"score":{"home":2},"ratio":2.5,"away":3}"#
+        for text in [inOrder, reversed, shuffled] {
+            #expect(Self.mismatches(try JSONValue.parse(text)).isEmpty, "\(text)")
+        }
+        let wrongInside = try JSONValue.parse(#"{"score":{"away":1,"home":"2"},"home":"1","phase":"first","legs":[]}"#)
+        #expect(
+            Self.mismatches(wrongInside) == [
+                "$.content_state.score.away: expected nothing (the type has no such property), got number 1",
+                #"$.content_state.score.home: expected integer, got string "2""#,
+                #"$.content_state.home: expected integer, got string "1""#,
+            ])
+        let missingInside = try JSONValue.parse(#"{"score":{},"phase":"first","home":1,"legs":[{}]}"#)
+        #expect(
+            Self.mismatches(missingInside) == [
+                "$.content_state.score.home: expected integer, got nothing",
+                "$.content_state.legs[0].eta: expected a Swift Date (seconds since 2001-01-01), got nothing",
+            ])
+    }
 }

@@ -19,20 +19,19 @@ package final class PayloadSchema: Sendable {
 
     /// The schema as it was given, for GET to return.
     package let json: JSONValue
-    private let root: PayloadSchemaNode
+    private let compiled: FlatPayloadSchema
 
     /// Compiles `json`. `path` names where the schema sits in the request for error messages, e.g.
     /// "content_state".
     package init(parsing json: JSONValue, at path: String) throws(PayloadSchemaError) {
         self.json = json
-        self.root = try PayloadSchemaNode.parse(json, at: path, depth: 1)
+        self.compiled = FlatPayloadSchema(try PayloadSchemaNode.parse(json, at: path, depth: 1))
     }
 
     /// Checks `value` (found at `path`, e.g. "$.content_state") as Foundation's `JSONDecoder` with default
     /// strategies would decode it into the type, and converts its `apple-date` text.
     package func check(_ value: JSONValue, at path: String) -> PayloadCheck {
-        var checker = PayloadChecker(path: path)
-        let converted = checker.check(value, against: root)
-        return PayloadCheck(value: converted ?? value, mismatches: checker.mismatches)
+        let checked = compiled.check(value, at: path)
+        return PayloadCheck(value: checked.converted ?? value, mismatches: checked.mismatches)
     }
 }

@@ -103,7 +103,7 @@ extension PayloadSchemaNode {
                 throw PayloadSchemaError(.invalidProperties, at: propertyPath, "the property is given twice")
             }
             let schema = try parse(member.value, at: propertyPath, depth: depth + 1)
-            properties[member.key] = Property(schema: schema, requiredIndex: nil)
+            properties[member.key] = Property(schema: schema, requiredIndex: nil, position: properties.count)
         }
         return properties
     }
@@ -127,7 +127,7 @@ extension PayloadSchemaNode {
                 throw PayloadSchemaError(.invalidRequired, at: entryPath, "\(PayloadValueText.quoted(key)) is not in properties")
             }
             guard property.requiredIndex == nil else { continue }
-            properties[key] = Property(schema: property.schema, requiredIndex: keys.count)
+            properties[key] = Property(schema: property.schema, requiredIndex: keys.count, position: property.position)
             keys.append(key)
         }
         return keys
@@ -169,10 +169,9 @@ extension PayloadSchemaNode {
         guard !isAppleDate else {
             throw PayloadSchemaError(.invalidEnum, at: path, "enum does not go with \"apple-date\"")
         }
+        let compiled = FlatPayloadSchema(self)
         for (index, value) in values.enumerated() {
-            var checker = PayloadChecker(path: "")
-            _ = checker.check(value, against: self)
-            guard checker.mismatches.isEmpty else {
+            guard compiled.check(value, at: "").mismatches.isEmpty else {
                 throw PayloadSchemaError(
                     .invalidEnum, at: PayloadPath.element(index, of: path),
                     "\(PayloadValueText.describe(value)) does not fit the schema's own type, \(expected)")

@@ -7,6 +7,13 @@ final class PayloadSchemaNode: Sendable {
         let schema: PayloadSchemaNode
         /// Its place in `requiredKeys`, or nil for a member the type decodes as an Optional.
         let requiredIndex: Int?
+        /// Its place in `orderedProperties`.
+        let position: Int
+    }
+
+    struct NamedProperty: Sendable {
+        let key: String
+        let property: Property
     }
 
     enum AdditionalProperties: Sendable {
@@ -20,6 +27,9 @@ final class PayloadSchemaNode: Sendable {
     /// nil when `type` is absent: any value.
     let types: PayloadTypes?
     let properties: [String: Property]
+    /// The properties in the schema's order, which is most often the order an encoder writes them: a check
+    /// tries the next one before hashing the key.
+    let orderedProperties: [NamedProperty]
     let requiredKeys: [String]
     let additionalProperties: AdditionalProperties
     let items: PayloadSchemaNode?
@@ -37,6 +47,8 @@ final class PayloadSchemaNode: Sendable {
     ) {
         self.types = types
         self.properties = properties
+        self.orderedProperties = properties.map { NamedProperty(key: $0.key, property: $0.value) }
+            .sorted { $0.property.position < $1.property.position }
         self.requiredKeys = requiredKeys
         self.additionalProperties = additionalProperties
         self.items = items
