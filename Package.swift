@@ -9,16 +9,17 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "livegate",
-    // iOS for LiveGateKit, the SDK an app adds; the gateway itself runs on Linux (and macOS for development).
-    platforms: [.macOS(.v15), .iOS("16.1")],
+    // The gateway runs on Linux (and macOS for development). LiveGateKit, the SDK an app adds, is its own
+    // package (LiveGateKit/), used here by path for the end-to-end tests.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "livegate", targets: ["LiveGateCLI"]),
         .library(name: "APNsCore", targets: ["APNsCore"]),
         .library(name: "APNsClient", targets: ["APNsClient"]),
         .library(name: "PostgresClient", targets: ["PostgresClient"]),
-        .library(name: "LiveGateKit", targets: ["LiveGateKit"]),
     ],
     dependencies: [
+        .package(path: "LiveGateKit"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -237,16 +238,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // The iOS SDK: reports an app's Live Activity tokens and states to a gateway through a durable
-        // outbox. Foundation only, so it builds (and is tested) on Linux; its ActivityKit adapter is
-        // compiled on iOS.
-        .target(name: "LiveGateKit", swiftSettings: swiftSettings),
-
-        // ActivityKit's stand-in for the SDK's tests on Linux: the symbols the SDK uses, as Apple
-        // documents them, with controls that play the device. Named ActivityKit so the SDK's adapter
-        // compiles against it unchanged.
-        .target(name: "ActivityKit", path: "Tests/ActivityKitStandIn", swiftSettings: swiftSettings),
-
         .target(
             name: "TestSupport",
             dependencies: [
@@ -313,13 +304,13 @@ let package = Package(
             dependencies: ["APNsSimulator", "TestSupport"],
             swiftSettings: swiftSettings
         ),
-        // The SDK against the real gateway (`livegate serve`, PostgreSQL, the TLS simulator), the
-        // stand-in playing the device; it compiles the SDK's ActivityKit adapter against the stand-in.
+        // The SDK against the real gateway (`livegate serve`, PostgreSQL, the TLS simulator), ActivityKit's
+        // stand-in playing the device.
         .testTarget(
-            name: "LiveGateKitTests",
+            name: "SDKEndToEndTests",
             dependencies: [
-                "LiveGateKit",
-                "ActivityKit",
+                .product(name: "LiveGateKit", package: "LiveGateKit"),
+                .product(name: "ActivityKitStandIn", package: "LiveGateKit"),
                 "LiveGate",
                 "LiveGateAPI",
                 "LiveGateDelivery",
@@ -330,7 +321,7 @@ let package = Package(
                 "PostgresClient",
                 "TestSupport",
             ],
-            swiftSettings: swiftSettings + [.define("LIVEGATEKIT_ACTIVITYKIT_STAND_IN")]
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "LiveGateTests",

@@ -22,4 +22,6 @@ swift build --build-tests
 scripts/smoke-run.sh
 # openapi.yaml against a running gateway, every schemathesis check: zero failures.
 scripts/contract-test.sh
+# LiveGateKit as its own package: its tests, and an app's package that resolves nothing else.
+scripts/check-sdk-package.sh
 swift test --skip-build "$@"
