@@ -1,3 +1,4 @@
+import ActivityKit
 import LiveGateKit
 import SwiftUI
 
@@ -6,17 +7,17 @@ struct LiveGateExampleApp: App {
     let liveGate: LiveGate
 
     init() {
-        // The five lines an app needs: the SDK, the user, resuming and push-to-start.
+        // The lines an app needs: the SDK, the user, resuming and push-to-start.
         liveGate = try! LiveGate(
             configuration: .init(gatewayURL: URL(string: "https://push.example.com")!, appID: "YOUR-APP-ID"))
-        liveGate.liveActivities.resumeActivities(ofType: OrderAttributes.self)
-        liveGate.liveActivities.registerPushToStart(forType: OrderAttributes.self, name: "OrderAttributes")
+        liveGate.changeUser(userId: "user-42")
+        liveGate.liveActivities.resumeActivities(ofType: Activity<OrderAttributes>.self)
+        liveGate.liveActivities.registerPushToStart(forType: Activity<OrderAttributes>.self, name: "OrderAttributes")
     }
 
     var body: some Scene {
         WindowGroup {
             OrderView(liveGate: liveGate)
-                .task { await liveGate.changeUser(externalID: "user-42") }
                 .task {
                     for await error in liveGate.errors { print("LiveGate:", error) }
                 }
