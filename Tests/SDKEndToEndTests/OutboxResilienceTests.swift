@@ -132,6 +132,8 @@ struct OutboxResilienceTests {
             #expect(refused?.code == .reportRefused)
             #expect(refused?.status == 400)
             #expect(refused?.message.contains("tag must be at most 256 characters") == true, "\(String(describing: refused))")
+            let mentions = refused?.message.components(separatedBy: "tag must be at most 256 characters").count ?? 0
+            #expect(mentions == 2, "said once: \(String(describing: refused))")
             #expect(try await harness.updateTokens(tag: "order-10") == [liveGate.deviceID: hex(0x43)])
             await liveGate.shutdown()
         }

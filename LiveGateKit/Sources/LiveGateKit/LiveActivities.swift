@@ -72,12 +72,14 @@ public final class LiveActivities: Sendable {
         currentState: LiveActivityState? = nil, pushTokens: sending Tokens, states: sending States
     ) -> Task<Void, Never> where Tokens.Element == Data, States.Element == LiveActivityState {
         let outbox = outbox
+        let pushTokens = SequenceReader(pushTokens)
+        let states = SequenceReader(states)
         let gate = StateReportGate(open: channelID != nil) { [self] state, date in
             await reportState(state, tag: tag, channelID: channelID, at: date)
         }
         let tokens = Task { [self] in
             do {
-                for try await token in pushTokens {
+                while let token = try await pushTokens.next() {
                     await reportUpdateToken(token, tag: tag, attributesType: attributesType)
                     await gate.open()
                 }
@@ -96,7 +98,7 @@ public final class LiveActivities: Sendable {
             var over = currentState?.isOver ?? false
             do {
                 if !over {
-                    for try await state in states {
+                    while let state = try await states.next() {
                         await gate.state(state, at: Date())
                         if state.isOver {
                             over = true
@@ -122,9 +124,10 @@ public final class LiveActivities: Sendable {
     @discardableResult
     public func trackPushToStart<Tokens: AsyncSequence>(type: String, tokens: sending Tokens) -> Task<Void, Never>
     where Tokens.Element == Data {
+        let tokens = SequenceReader(tokens)
         let task = Task { [self] in
             do {
-                for try await token in tokens {
+                while let token = try await tokens.next() {
                     if Task.isCancelled { break }
                     await reportPushToStartToken(token, type: type)
                 }

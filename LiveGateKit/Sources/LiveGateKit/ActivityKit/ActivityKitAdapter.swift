@@ -27,9 +27,11 @@
             for activity in Activity<Attributes>.activities {
                 let id = activity.id
                 let started = (activity.attributes as? any LiveGateActivityAttributes)?.brazeActivityId
+                let name = Self.attributesTypeName(of: Attributes.self)
+                let follow = FollowLater { tag in self.follow(activity, tag: tag, attributesType: name, channelID: nil) }
                 Task {
                     guard let tag = await self.tag(forActivity: id) ?? started else { return }
-                    self.follow(activity, tag: tag, attributesType: Self.attributesTypeName(of: Attributes.self), channelID: nil)
+                    follow.run(tag)
                 }
             }
         }
@@ -54,11 +56,15 @@
             nonisolated(unsafe) let tokens = Activity<Attributes>.pushToStartTokenUpdates
             nonisolated(unsafe) let started = Activity<Attributes>.activityUpdates
             let following = trackPushToStart(type: name, tokens: tokens)
+            // Each started activity that a start tagged, as the work of following it under that tag.
+            let tagged = SequenceReader(started) { activity -> (tag: String, follow: FollowLater)? in
+                guard let tag = (activity.attributes as? any LiveGateActivityAttributes)?.brazeActivityId else { return nil }
+                return (tag, FollowLater { tag in self.follow(activity, tag: tag, attributesType: name, channelID: nil) })
+            }
             let starts = Task {
-                for await activity in started {
+                while let started = try? await tagged.next() {
                     if Task.isCancelled { break }
-                    guard let tag = (activity.attributes as? any LiveGateActivityAttributes)?.brazeActivityId else { continue }
-                    self.follow(activity, tag: tag, attributesType: name, channelID: nil)
+                    started.follow.run(started.tag)
                 }
             }
             tracking.addPushToStart(starts, type: name)
@@ -118,6 +124,14 @@
                 tag: tag, activityID: activity.id, attributesType: attributesType, channelID: channelID,
                 currentState: LiveActivityState(activity.activityState), pushTokens: tokens, states: states)
         }
+    }
+
+    /// Following an activity under a tag, prepared where the activity's generic type is known and run later
+    /// on another task, whose closure then captures no generic type (newer compilers warn about capturing a
+    /// generic metatype there). Each is run by one task only.
+    @available(iOS 16.2, *)
+    struct FollowLater: @unchecked Sendable {
+        let run: (_ tag: String) -> Void
     }
 
     @available(iOS 16.2, *)
