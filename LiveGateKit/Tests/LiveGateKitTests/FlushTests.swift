@@ -27,6 +27,22 @@ struct FlushTests {
         await liveGate.shutdown()
     }
 
+    @Test func aTryInFlightWhenFlushIsCalledAnswersItWhenItFails() async throws {
+        let transport = RecordingTransport(holdsEachRequest: true)
+        transport.failure = .offline
+        let liveGate = try SDKFixture.liveGate(transport, retry: Self.longBackoff)
+        await liveGate.liveActivities.reportUpdateToken(SDKFixture.token(0x06), tag: "order-6")
+        let flushing = Task { await liveGate.flush() }
+        try await Task.sleep(for: .milliseconds(100))
+        // The try held since before the flush now fails: the flush learns it, not after the 600 s backoff.
+        let released = ContinuousClock.now
+        try await transport.releaseOne()
+        #expect(await flushing.value == false)
+        #expect(ContinuousClock.now - released < .seconds(30))
+        #expect(transport.attempts == 1)
+        await liveGate.shutdown()
+    }
+
     @Test func aCancelledFlushReturnsFalseAtOnce() async throws {
         let transport = RecordingTransport()
         // The gateway asks for ten minutes: a wait flush keeps.
