@@ -39,23 +39,24 @@ package struct PostgresTokenRegistry: TokenRegistry {
         }
     }
 
-    /// A device keeps its user when a later call does not name one (the SDK may not know it yet).
+    /// A device keeps its user when a later call does not name one (the SDK may not know it yet), and
+    /// belongs to none once a call says no user is signed in (`TokenRegistration.User.signedOut`).
     private static func upsert(
         _ registration: TokenRegistration, token: PushToken, userID: Int64?, app: App, on connection: PostgresConnection
     ) throws {
         let (table, scopeColumn, scope) = Self.target(of: registration.kind)
+        let user = Self.newUser(signedOut: "$6")
         try connection.query(
             """
             INSERT INTO \(table) AS t (app_id, \(scopeColumn), device_id, user_id, push_token)
             VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (app_id, \(scopeColumn), device_id) DO UPDATE
                 SET push_token = EXCLUDED.push_token,
-                    user_id = COALESCE(EXCLUDED.user_id, t.user_id),
+                    user_id = \(user),
                     updated_at = now()
-                WHERE (t.push_token, t.user_id) IS DISTINCT FROM
-                      (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id))
+                WHERE (t.push_token, t.user_id) IS DISTINCT FROM (EXCLUDED.push_token, \(user))
             """,
-            [app.id, scope, registration.deviceID, userID, token.hex])
+            [app.id, scope, registration.deviceID, userID, token.hex, registration.user == .signedOut])
     }
 
     /// As `upsert`, and the activity's type: the one the call names, else the one the row has, else the
@@ -64,20 +65,29 @@ package struct PostgresTokenRegistry: TokenRegistry {
         _ registration: TokenRegistration, tag: String, startedAs: String?, token: PushToken, userID: Int64?, app: App,
         on connection: PostgresConnection
     ) throws {
+        let user = Self.newUser(signedOut: "$8")
         try connection.query(
             """
             INSERT INTO activity_tokens AS t (app_id, activity_id, device_id, user_id, push_token, attributes_type)
             VALUES ($1, $2, $3, $4, $5, COALESCE($6, $7))
             ON CONFLICT (app_id, activity_id, device_id) DO UPDATE
                 SET push_token = EXCLUDED.push_token,
-                    user_id = COALESCE(EXCLUDED.user_id, t.user_id),
+                    user_id = \(user),
                     attributes_type = COALESCE($6, t.attributes_type, $7),
                     updated_at = now()\(Self.lastPushReset)
                 WHERE (t.push_token, t.user_id, t.attributes_type) IS DISTINCT FROM
-                      (EXCLUDED.push_token, COALESCE(EXCLUDED.user_id, t.user_id),
-                       COALESCE($6, t.attributes_type, $7))
+                      (EXCLUDED.push_token, \(user), COALESCE($6, t.attributes_type, $7))
             """,
-            [app.id, tag, registration.deviceID, userID, token.hex, registration.attributesType, startedAs])
+            [
+                app.id, tag, registration.deviceID, userID, token.hex, registration.attributesType, startedAs,
+                registration.user == .signedOut,
+            ])
+    }
+
+    /// The row's user after an upsert: none when the call says no user is signed in (`signedOut`, the
+    /// boolean parameter it names), the call's user when it names one, else the one the row has.
+    static func newUser(signedOut parameter: String) -> String {
+        "CASE WHEN \(parameter)::boolean THEN NULL ELSE COALESCE(EXCLUDED.user_id, t.user_id) END"
     }
 
     /// A new update token has been sent nothing yet: the row's last push was the old token's.

@@ -26,6 +26,10 @@ struct FieldReader {
 
     func has(_ field: String) -> Bool { value(field) != nil }
 
+    /// Whether the field is given as an explicit `null`, for the few fields where that differs from
+    /// leaving it out.
+    func isNull(_ field: String) -> Bool { object[field]?.isNull == true }
+
     func string(_ field: String, required: Bool = false, maxLength: Int = 512) -> String? {
         guard let value = value(field) else {
             if required { problems.add("\(name(field)) is required") }

@@ -12,8 +12,7 @@ struct PushTokenTagRequest: SDKCall {
         let fields = FieldReader(body, problems: problems)
         let appID = fields.string("app_id", required: true, maxLength: 128)
         let deviceID = fields.string("device_id", required: true, maxLength: 256)
-        let externalID = fields.string("external_id", maxLength: 512)
-        let alias = fields.nested("user_alias")?.userAlias()
+        let user = Self.user(fields)
 
         let hasTag = fields.has("tag")
         let hasType = fields.has("activity_attributes_type")
@@ -46,8 +45,17 @@ struct PushTokenTagRequest: SDKCall {
         return PushTokenTagRequest(
             appID: appID!,
             registration: TokenRegistration(
-                kind: kind!, deviceID: deviceID!, token: token, externalID: externalID, alias: alias,
-                attributesType: attributesType))
+                kind: kind!, deviceID: deviceID!, token: token, user: user, attributesType: attributesType))
+    }
+
+    /// Whose device it is. `external_id` left out keeps the registration's user (the SDK may not know it
+    /// yet); an explicit `null` says no user is signed in, and detaches it. A `user_alias` names the user
+    /// either way: beside a `null` external id, the alias wins.
+    private static func user(_ fields: FieldReader) -> TokenRegistration.User {
+        let externalID = fields.string("external_id", maxLength: 512)
+        let alias = fields.nested("user_alias")?.userAlias()
+        if externalID == nil, alias == nil, fields.isNull("external_id") { return .signedOut }
+        return .named(externalID: externalID, alias: alias)
     }
 
     /// A token beside the wrong key would be dropped without a word: refused instead.

@@ -22,7 +22,9 @@ extension TestDatabase {
         _ tenant: Tenant, tag: String, device: String, token: String, externalID: String? = nil
     ) async throws {
         try await dependencies.tokens.apply(
-            TokenRegistration(kind: .activity(tag: tag), deviceID: device, token: PushToken(hex: token)!, externalID: externalID),
+            TokenRegistration(
+                kind: .activity(tag: tag), deviceID: device, token: PushToken(hex: token)!,
+                user: .named(externalID: externalID, alias: nil)),
             app: tenant.app)
     }
 
@@ -43,7 +45,7 @@ extension TestDatabase {
         try await dependencies.tokens.apply(
             TokenRegistration(
                 kind: .pushToStart(attributesType: type), deviceID: device, token: PushToken(hex: token)!,
-                externalID: externalID, alias: alias),
+                user: .named(externalID: externalID, alias: alias)),
             app: tenant.app)
     }
 

@@ -257,6 +257,23 @@ struct SDKAuthenticationTests {
         }
     }
 
+    @Test func aNullExternalIDNeedsNoTokenAndDetachesTheDevice() async throws {
+        try await Self.withApp { tenant, database, files, client async throws in
+            let jwt = try await JWTSigner.sign(.init(key: files.path("ec.pem"), algorithm: "ES256", claims: JWTSigner.claims("fan-7")))
+            #expect(try await Self.post(client, Self.register(tenant), jwt: jwt).status == .created)
+            #expect(try await Self.storedUsers(database) == ["fan-7"])
+            // The user signed out: the SDK names no one, so there is no one to hold a token for.
+            let signedOut = Self.register(tenant, externalID: nil).replacingOccurrences(
+                of: #""device_id":"iphone-1","#, with: #""device_id":"iphone-1","external_id":null,"#)
+            let response = try await Self.post(client, signedOut, jwt: nil)
+            #expect(response.status == .created, "\(response.text)")
+            // A stray token on such a call is not looked at either.
+            #expect(try await Self.post(client, signedOut, jwt: "junk").status == .created)
+            #expect(try await database.count("SELECT count(*) FROM activity_tokens WHERE user_id IS NULL") == 1)
+            #expect(try await Self.storedUsers(database) == [])
+        }
+    }
+
     @Test func anAppThatDoesNotEnforceTakesRegistrationsWithoutAToken() async throws {
         try await Self.withApp(enforced: false) { tenant, database, _, client async throws in
             #expect(try await Self.post(client, Self.register(tenant), jwt: nil).status == .created)
