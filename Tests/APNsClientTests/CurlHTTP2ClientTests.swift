@@ -126,16 +126,8 @@ struct CurlHTTP2ClientTests {
     }
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
-        let port = LiveGateBinary.freePort()
-        // Accepts connections and never says a word.
-        let silent = try BackgroundProcess(
-            "/usr/bin/python3",
-            [
-                "-c",
-                "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',\(port)))\ns.listen()\nc=[]\nwhile True: c.append(s.accept())",
-            ])
+        let (silent, port) = try await Self.silentServer()
         defer { silent.stop() }
-        try await BackgroundProcess.waitForPort(port)
         let client = CurlHTTP2Client(configuration: .init(responseTimeout: .milliseconds(300)))
         let started = ContinuousClock.now
         do {
@@ -147,6 +139,24 @@ struct CurlHTTP2ClientTests {
         // A ceiling only a hang reaches: the timeout is 300 ms.
         #expect(ContinuousClock.now - started < .seconds(60))
         await client.shutdown()
+    }
+
+    /// A server that accepts connections and never says a word. Another test may take the free port
+    /// first (the server then exits at once), and a busy machine may take seconds to start Python: each
+    /// try waits for the server itself, on a new port after a lost one.
+    private static func silentServer() async throws -> (BackgroundProcess, port: Int) {
+        for _ in 0..<5 {
+            let port = LiveGateBinary.freePort()
+            let silent = try BackgroundProcess(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',\(port)))\ns.listen()\nc=[]\nwhile True: c.append(s.accept())",
+                ])
+            if try await silent.listens(on: port, timeout: .seconds(60)) { return (silent, port) }
+            silent.stop()
+        }
+        throw Subprocess.Failure(description: "no port could be bound for the silent server")
     }
 
     @Test func tlsIsVerifiedAgainstTheTrustedAuthorities() async throws {
