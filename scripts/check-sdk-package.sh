@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # LiveGateKit as an app gets it: runs the SDK package's own tests, then builds a consumer package
 # (Tests/SDKConsumer) outside the repository that depends on LiveGateKit by path and holds Braze's
-# documented call sites with only the receiver renamed. Fails if the consumer resolves any other package.
+# documented call sites with only the receiver renamed (LiveGateKit/Tests/LiveGateKitTests/BrazeCallSites.swift). Fails if the consumer resolves any other package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sdk="$PWD/LiveGateKit"
@@ -11,6 +11,8 @@ swift test --package-path "$sdk"
 consumer=$(mktemp -d /tmp/livegatekit-consumer.XXXXXX)
 trap 'rm -rf "$consumer"' EXIT
 cp -r Tests/SDKConsumer/Sources "$consumer/"
+# Braze's call sites, the same file the SDK's own tests compile and run.
+cp LiveGateKit/Tests/LiveGateKitTests/BrazeCallSites.swift "$consumer/Sources/BrazeStyleApp/"
 sed "s#@LIVEGATEKIT@#$sdk#" Tests/SDKConsumer/Package.swift.in >"$consumer/Package.swift"
 
 swift package --package-path "$consumer" resolve

@@ -4,71 +4,8 @@
     import LiveGateKit
     import Testing
 
-    // Braze's documented Live Activity call sites, with only the receiver renamed (`braze` to `liveGate`):
-    // this file compiling is half of the test.
-
-    struct SportsActivityAttributes: ActivityAttributes, LiveGateActivityAttributes {
-        struct ContentState: Codable, Hashable {
-            var teamOneScore: String
-            var teamTwoScore: String
-        }
-
-        var gameName: String
-        var gameNumber: String
-        var brazeActivityId: String?
-    }
-
-    final class AppDelegate {
-        nonisolated(unsafe) static var liveGate: LiveGate? = nil
-
-        func application() -> Bool {
-            // Braze: `AppDelegate.braze?.changeUser(userId:)`, synchronous.
-            Self.liveGate?.changeUser(userId: "user-42")
-            if #available(iOS 16.1, *) {
-                Self.liveGate?.liveActivities.resumeActivities(
-                    ofType: Activity<SportsActivityAttributes>.self
-                )
-            }
-            return true
-        }
-    }
-
-    final class LiveActivityManager {
-        nonisolated(unsafe) static var liveGate: LiveGate? = nil
-
-        @available(iOS 17.2, *)
-        func registerActivityType() {
-            // Braze's sample annotates `: Task`; that needs a receiver that is not optional, here as there.
-            let pushToStartObserver: Task = Self.liveGate!.liveActivities.registerPushToStart(
-                forType: Activity<SportsActivityAttributes>.self,
-                name: "SportsActivityAttributes"
-            )
-            _ = pushToStartObserver
-        }
-
-        @available(iOS 16.2, *)
-        func createActivity() {
-            let activityAttributes = SportsActivityAttributes(gameName: "Superb Owl", gameNumber: "Game 1")
-            let contentState = SportsActivityAttributes.ContentState(teamOneScore: "0", teamTwoScore: "0")
-            let activityContent = ActivityContent(state: contentState, staleDate: nil)
-            if let activity = try? Activity.request(
-                attributes: activityAttributes,
-                content: activityContent,
-                pushType: .token)
-            {
-                let liveActivityObserver: Task = AppDelegate.liveGate!.liveActivities.launchActivity(
-                    pushTokenTag: "sports-game-2024-03-15",
-                    activity: activity)
-                _ = liveActivityObserver
-            }
-        }
-
-        func unregister() {
-            Self.liveGate?.liveActivities.unregisterPushToStart()
-        }
-    }
-
-    /// The other half: the same calls do what Braze's do, against the stand-in and a recording transport.
+    /// Braze's call sites (BrazeCallSites.swift, with only the receiver renamed) do what Braze's do, against
+    /// the stand-in and a recording transport.
     @Suite("Braze's call sites, with only the receiver renamed", .serialized)
     struct BrazeCallSitesTests {
         @Test func theyRegisterTheUserTheTypeAndTheActivity() async throws {
