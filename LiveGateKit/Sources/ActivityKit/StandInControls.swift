@@ -74,3 +74,13 @@ extension PushType: Equatable {
         lhs.kind == rhs.kind
     }
 }
+
+@available(iOS 16.1, *)
+extension ActivityAuthorizationInfo {
+    /// The person turned "More Frequent Updates" on or off in Settings: `frequentPushesEnabled` becomes
+    /// it, and every `frequentPushEnablementUpdates` iterator gets it (a value equal to the current one
+    /// is no change, and is not yielded).
+    public static func standInSetFrequentPushesEnabled(_ enabled: Bool) {
+        frequentPushes.set(enabled)
+    }
+}

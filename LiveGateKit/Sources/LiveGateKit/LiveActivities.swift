@@ -10,6 +10,7 @@ public final class LiveActivities: Sendable {
     let errors: AsyncStream<LiveGateError>.Continuation
     let firstTokenWait: Duration
     let tracking = TrackingTasks()
+    let device = DeviceSettings()
 
     init(outbox: Outbox, channels: ChannelLookup, errors: AsyncStream<LiveGateError>.Continuation, firstTokenWait: Duration) {
         self.outbox = outbox
@@ -30,9 +31,24 @@ public final class LiveActivities: Sendable {
         await outbox.enqueue(.pushToStartToken, subject: type, token: token?.hexToken)
     }
 
-    /// Reports an activity's state on this device, at the device's time of the change.
+    /// Reports an activity's state on this device, at the device's time of the change, with whether the
+    /// person allows frequent updates when that is known (`reportFrequentPushesEnabled`).
     public func reportState(_ state: LiveActivityState, tag: String, channelID: String? = nil, at date: Date = Date()) async {
-        await outbox.enqueue(.state, subject: tag, state: state, channelID: channelID, reportedAt: date)
+        device.noteState(state, tag: tag, channelID: channelID)
+        await outbox.enqueue(
+            .state, subject: tag, state: state, channelID: channelID, reportedAt: date,
+            frequentPushesEnabled: device.frequentPushesEnabled)
+    }
+
+    /// Whether the person allows frequent updates ("More Frequent Updates" in Settings; ActivityKit's
+    /// `frequentPushesEnabled`, which the ActivityKit calls follow themselves). It goes with every state
+    /// report from now on, and when it changes, each activity not over yet reports its last state again
+    /// with it, so the gateway knows which budget of priority-10 updates the device has.
+    public func reportFrequentPushesEnabled(_ enabled: Bool) async {
+        guard device.setFrequentPushesEnabled(enabled) else { return }
+        for (tag, last) in device.activitiesNotOver {
+            await reportState(last.state, tag: tag, channelID: last.channelID)
+        }
     }
 
     /// Removes this device's push-to-start tokens of these types, and stops following their tokens: no

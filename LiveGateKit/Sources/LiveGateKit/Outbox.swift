@@ -60,11 +60,12 @@ actor Outbox {
     /// Queues a report made now, for the current user.
     func enqueue(
         _ kind: Report.Kind, subject: String, token: String? = nil, state reported: LiveActivityState? = nil,
-        channelID: String? = nil, reportedAt: Date? = nil, attributesType: String? = nil
+        channelID: String? = nil, reportedAt: Date? = nil, attributesType: String? = nil, frequentPushesEnabled: Bool? = nil
     ) {
         let report = Report(
             id: UUID(), kind: kind, subject: subject, token: token, state: reported, channelID: channelID,
-            reportedAt: reportedAt, externalID: user.externalID, attributesType: attributesType)
+            reportedAt: reportedAt, externalID: user.externalID, attributesType: attributesType,
+            frequentPushesEnabled: frequentPushesEnabled)
         if kind != .state {
             state.registrations.removeAll { $0.coalescingKey == report.coalescingKey }
             if token != nil { state.registrations.append(report) }

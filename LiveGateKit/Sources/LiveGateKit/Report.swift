@@ -27,6 +27,9 @@ struct Report: Codable, Sendable, Equatable {
     /// the gateway knows which registered schema its updates must match. Nil in reports written before
     /// the SDK sent it, and when the type is not known.
     var attributesType: String?
+    /// A state report: whether the person allows frequent updates (ActivityKit's
+    /// `frequentPushesEnabled`), when known. Nil in reports written before the SDK sent it.
+    var frequentPushesEnabled: Bool?
 
     /// Reports with the same key replace each other while they wait: only the newest is worth sending.
     /// One device per install, so the tag or type is the key.
@@ -50,6 +53,7 @@ struct Report: Codable, Sendable, Equatable {
             fields["state"] = (state ?? .active).rawValue
             if let channelID { fields["channel_id"] = channelID }
             if let reportedAt { fields["reported_at"] = Self.time(reportedAt) }
+            if let frequentPushesEnabled { fields["frequent_pushes_enabled"] = frequentPushesEnabled }
         }
         if let externalID {
             fields["external_id"] = externalID

@@ -15,6 +15,8 @@ final class RecordingTransport: LiveGateTransport, @unchecked Sendable {
         var fields: [String: String]
         /// The fields sent as JSON `null`.
         var nulls: Set<String> = []
+        /// The fields sent as JSON `true` or `false`.
+        var flags: [String: Bool] = [:]
     }
 
     enum Failure {
@@ -64,7 +66,8 @@ final class RecordingTransport: LiveGateTransport, @unchecked Sendable {
         let object = try JSONSerialization.jsonObject(with: request.httpBody ?? Data()) as? [String: Any] ?? [:]
         let fields = object.compactMapValues { $0 as? String }
         let nulls = Set(object.filter { $0.value is NSNull }.keys)
-        lock.withLock { taken.append(Taken(route: request.url?.path ?? "", fields: fields, nulls: nulls)) }
+        let flags = object.filter { !($0.value is String) && !($0.value is NSNull) }.compactMapValues { $0 as? Bool }
+        lock.withLock { taken.append(Taken(route: request.url?.path ?? "", fields: fields, nulls: nulls, flags: flags)) }
         let response = HTTPURLResponse(url: request.url!, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: [:])!
         return (Data(#"{"message":"success"}"#.utf8), response)
     }

@@ -117,12 +117,31 @@
         )
             -> Task<Void, Never>
         {
+            followFrequentPushes()
             // ActivityKit's sequences are not declared Sendable; each is iterated by one task only.
             nonisolated(unsafe) let tokens = activity.pushTokenUpdates
             nonisolated(unsafe) let states = activity.activityStateUpdates.compactMap { LiveActivityState($0) }
             return trackActivity(
                 tag: tag, activityID: activity.id, attributesType: attributesType, channelID: channelID,
                 currentState: LiveActivityState(activity.activityState), pushTokens: tokens, states: states)
+        }
+
+        /// The person's frequent-updates setting goes with every state report, and each change of it is
+        /// reported (`reportFrequentPushesEnabled`); one task follows it for the SDK, from the first
+        /// activity followed.
+        private func followFrequentPushes() {
+            guard device.startWatching() else { return }
+            let authorization = ActivityAuthorizationInfo()
+            _ = device.setFrequentPushesEnabled(authorization.frequentPushesEnabled)
+            nonisolated(unsafe) let changes = authorization.frequentPushEnablementUpdates
+            let reader = SequenceReader(changes)
+            tracking.add(
+                Task {
+                    while let enabled = try? await reader.next() {
+                        if Task.isCancelled { break }
+                        await self.reportFrequentPushesEnabled(enabled)
+                    }
+                })
         }
     }
 
