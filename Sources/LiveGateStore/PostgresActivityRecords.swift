@@ -154,7 +154,7 @@ package struct PostgresActivityRecords: ActivityRecords {
             )
             SELECT p.device_id, t.push_token, t.created_at, t.updated_at, t.last_dispatch_id,
                    t.last_apns_status::int AS last_apns_status, t.last_pushed_at, u.external_id,
-                   s.state, s.channel_id, s.reported_at
+                   s.state, s.channel_id, s.reported_at, s.frequent_pushes_enabled
             FROM page p
             LEFT JOIN activity_tokens t ON t.app_id = $1 AND t.activity_id = $2 AND t.device_id = p.device_id
             LEFT JOIN users u ON u.id = t.user_id
@@ -178,6 +178,7 @@ package struct PostgresActivityRecords: ActivityRecords {
             device.state = try row.decode("state", as: String.self).flatMap(ActivityDeviceState.init(rawValue:))
             device.stateReportedAt = try row.decode("reported_at")
             device.channelID = try row.decode("channel_id")
+            device.frequentPushesEnabled = try row.decode("frequent_pushes_enabled")
             return device
         }
         return (Array(devices.prefix(limit)), devices.count > limit)

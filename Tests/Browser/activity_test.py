@@ -30,6 +30,8 @@ from dashboard_test import KEY_STORAGE, WAIT_SECONDS, CheckFailed, check, make_d
 
 # What common.js's none() reads as text: a dash, and "none" for screen readers.
 NONE = "—none"
+# What the Frequent updates column says for each frequent_pushes_enabled.
+FREQUENT_PUSHES = {True: "allowed", False: "not allowed", None: "not reported"}
 COUNTS = ("devices", "with_token", "active", "stale", "ended", "dismissed", "unreported", "channel_members")
 
 
@@ -115,6 +117,7 @@ class ActivityPage:
                 state_text: cell('state').textContent,
                 state_reported_at: time('state'),
                 channel_member: cell('channel_member').textContent,
+                frequent_pushes: cell('frequent_pushes_enabled').textContent,
               };
             });""")
 
@@ -179,6 +182,7 @@ def expected_row(device):
         "state": device["state"],
         "state_reported_at": device["state_reported_at"] if device["state"] else None,
         "channel_member": "yes" if device["channel_member"] else "no",
+        "frequent_pushes": FREQUENT_PUSHES[device["frequent_pushes_enabled"]],
     }
 
 
@@ -242,6 +246,9 @@ def run(base_url, expected):
         check(any(row["state_text"] == "not reported" for row in rows), "a device without a report says so")
         check(any(row["push_status"] == "200" for row in rows), "a device's last push, answered 200, links to its dispatch")
         check(any(row["channel_member"] == "yes" for row in rows), "the channel's member is marked")
+        frequent = {row["frequent_pushes"] for row in rows}
+        check(frequent == set(FREQUENT_PUSHES.values()),
+              f"whether each device's user allows frequent updates, or that it never said: {sorted(frequent)}")
         markup = expected["markup_external_id"]
         check(any(row["external_id"] == markup for row in rows), "a user ID with markup is shown as text")
         check(all(row["push_text"] == NONE for row in rows if row["device_id"].startswith("device-")),

@@ -73,6 +73,7 @@ enum ActivityJSON {
         object.set("state_reported_at", time(device.stateReportedAt))
         object.set("channel_id", device.channelID.map(JSONValue.string) ?? .null)
         object.set("channel_member", .bool(device.channelMember))
+        object.set("frequent_pushes_enabled", device.frequentPushesEnabled.map(JSONValue.bool) ?? .null)
         return object
     }
 

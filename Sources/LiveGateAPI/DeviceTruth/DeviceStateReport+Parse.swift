@@ -18,9 +18,10 @@ extension DeviceStateReport: SDKCall {
         let channelID = fields.string("channel_id", maxLength: 256)
         let reportedAt = fields.instant("reported_at")
         let externalID = fields.string("external_id", maxLength: 512)
+        let frequentPushesEnabled = fields.bool("frequent_pushes_enabled")
         try problems.throwIfAny()
         return DeviceStateReport(
             appID: appID!, deviceID: deviceID!, activityID: activityID!, state: state!, channelID: channelID,
-            reportedAt: reportedAt, externalID: externalID)
+            reportedAt: reportedAt, externalID: externalID, frequentPushesEnabled: frequentPushesEnabled)
     }
 }

@@ -74,6 +74,9 @@ package struct ActivityDevice: Sendable, Equatable {
     package var channelID: String?
     /// It follows the activity's current channel and shows it: a delivered broadcast reaches it.
     package var channelMember = false
+    /// Whether its user allows the app more frequent Live Activity updates, as the device last reported;
+    /// nil when it never did.
+    package var frequentPushesEnabled: Bool?
 
     package struct LastPush: Sendable, Equatable {
         package var dispatchID: UUID

@@ -14,10 +14,13 @@ package struct DeviceStateReport: Sendable, Equatable {
     package var reportedAt: Date?
     /// The user the device belongs to, when the SDK knows one: what SDK authentication checks.
     package var externalID: String?
+    /// Whether the user allows the app more frequent Live Activity updates (ActivityKit's
+    /// `ActivityAuthorizationInfo().frequentPushesEnabled`); nil: not reported, the stored value is kept.
+    package var frequentPushesEnabled: Bool?
 
     package init(
         appID: String, deviceID: String, activityID: String, state: ActivityDeviceState, channelID: String? = nil,
-        reportedAt: Date? = nil, externalID: String? = nil
+        reportedAt: Date? = nil, externalID: String? = nil, frequentPushesEnabled: Bool? = nil
     ) {
         self.appID = appID
         self.deviceID = deviceID
@@ -26,5 +29,6 @@ package struct DeviceStateReport: Sendable, Equatable {
         self.channelID = channelID
         self.reportedAt = reportedAt
         self.externalID = externalID
+        self.frequentPushesEnabled = frequentPushesEnabled
     }
 }

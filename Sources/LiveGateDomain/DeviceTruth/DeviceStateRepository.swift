@@ -6,7 +6,8 @@ package protocol DeviceStateRepository: Sendable {
 
 /// What one report did.
 package struct DeviceStateOutcome: Sendable, Equatable {
-    /// False when the device had already reported a newer state: nothing changed.
+    /// False when the device had already reported a newer state: the state changed nothing (a
+    /// `frequentPushesEnabled` newer than the stored one is still kept).
     package var applied: Bool
     package var confirmedStarts: ConfirmedStarts
 

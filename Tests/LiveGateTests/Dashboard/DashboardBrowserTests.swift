@@ -221,8 +221,9 @@ struct DashboardBrowserTests {
     }
 
     /// An activity with a bit of everything, made through the API and delivered to the APNs simulator: a
-    /// start confirmed by the update token it brought, a channel one device follows, a device that
-    /// dismissed the activity, one APNs says is dead, an update to them all, and more devices than one page.
+    /// start confirmed by the update token it brought, a channel one device follows (its user allows
+    /// frequent updates), a device that dismissed the activity (its user does not), one APNs says is dead,
+    /// an update to them all, and more devices than one page.
     @Test func anAdminLooksIntoAnActivityInABrowser() async throws {
         try await DeliveryHarness.with { harness in
             let (_, key) = try await harness.database.makeKey(
@@ -239,8 +240,9 @@ struct DashboardBrowserTests {
             try await harness.register(token(0x62), device: "plain", externalID: "fan-2")
             try await harness.register(token(0x63), device: "gone")
             try await harness.register(token(0x64), device: "dead")
-            try await harness.report("active", device: "member", extra: #","channel_id":"\#(channel.rawValue)""#)
-            try await harness.report("dismissed", device: "gone")
+            try await harness.report(
+                "active", device: "member", extra: #","channel_id":"\#(channel.rawValue)","frequent_pushes_enabled":true"#)
+            try await harness.report("dismissed", device: "gone", extra: #","frequent_pushes_enabled":false"#)
             harness.simulator.setBehavior(.unregistered, for: token(0x64))
             try await harness.update(#""content_state":{"score":"1-0"}"#)
             try await harness.engine.deliverDue()

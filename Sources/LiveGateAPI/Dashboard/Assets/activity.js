@@ -296,6 +296,17 @@
     return device.state_reported_at ? [label, ' ', timeElement(device.state_reported_at, formats.row)] : [label];
   }
 
+  // Whether the device's user allows the app more frequent updates, as the device last reported.
+  function frequentPushes(device) {
+    const enabled = device.frequent_pushes_enabled;
+    if (enabled !== true && enabled !== false) return [element('span', { className: 'muted', text: 'not reported' })];
+    return [element('span', {
+      className: enabled ? 'member' : 'muted',
+      text: enabled ? 'allowed' : 'not allowed',
+      attributes: { 'data-frequent-pushes': String(enabled) },
+    })];
+  }
+
   function deviceRow(device) {
     const cell = (field, options, children) =>
       element('td', Object.assign({}, options, { attributes: { 'data-field': field } }), children);
@@ -311,6 +322,7 @@
       cell('channel_member', { title: device.channel_id ? 'Follows channel ' + device.channel_id : '' }, [
         element('span', { className: device.channel_member ? 'member' : 'muted', text: device.channel_member ? 'yes' : 'no' }),
       ]),
+      cell('frequent_pushes_enabled', {}, frequentPushes(device)),
     ]);
   }
 
@@ -324,7 +336,7 @@
       tbody.replaceChildren(element('tr', { className: 'empty' }, [element('td', {
         text: 'No devices: nothing is known of this activity in this app. It is known once a device registers ' +
           'an update token under it or reports it.',
-        attributes: { colspan: '8' },
+        attributes: { colspan: '9' },
       })]));
     } else if (state.devices.length === devices.length) {
       tbody.replaceChildren(...devices.map(deviceRow));
