@@ -31,6 +31,10 @@ struct OpenAPIAgreementTests {
                 externalID: "fan-1")
         ),
         ("DeviceState", Report(id: UUID(), kind: .state, subject: "order-1", state: .dismissed, reportedAt: Date())),
+        (
+            "DeviceState",
+            Report(id: UUID(), kind: .state, subject: "order-1", state: .active, reportedAt: Date(), frequentPushesEnabled: true)
+        ),
     ]
 
     @Test func everyReportsBodyMatchesItsRoutesSchema() throws {
