@@ -144,6 +144,7 @@ struct PayloadCheckTests {
         let check = Self.schema.check(try Self.state(["counts": "{\(counts)}"]), at: "$.content_state")
         #expect(check.mismatches.count == PayloadSchema.mismatchLimit)
         #expect(check.mismatches.last?.path == "$.content_state.counts.k49")
+        #expect(check.found == 80, "every mismatch is counted, also those past the list")
     }
 
     @Test func aRepeatedKeyIsCheckedAtEveryOccurrence() throws {

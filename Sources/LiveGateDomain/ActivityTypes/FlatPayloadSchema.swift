@@ -47,13 +47,13 @@ struct FlatPayloadSchema: Sendable {
     }
 
     /// Checks `value`, found at `path`, against the root: the value to send instead where something was
-    /// converted (nil when nothing was), and the mismatches.
-    func check(_ value: JSONValue, at path: String) -> (converted: JSONValue?, mismatches: [PayloadMismatch]) {
+    /// converted (nil when nothing was), the mismatches, and how many were found in all.
+    func check(_ value: JSONValue, at path: String) -> (converted: JSONValue?, mismatches: [PayloadMismatch], found: Int) {
         nodes.withUnsafeBufferPointer { nodes in
             properties.withUnsafeBufferPointer { properties in
                 var checker = PayloadChecker(nodes: nodes, properties: properties, places: places, path: path)
                 let converted = checker.check(value, against: root)
-                return (converted, checker.mismatches)
+                return (converted, checker.mismatches, checker.mismatchCount)
             }
         }
     }

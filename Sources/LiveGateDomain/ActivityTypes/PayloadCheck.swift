@@ -8,10 +8,13 @@ package struct PayloadCheck: Sendable {
     /// Every mismatch, in the order the value lists its members (missing members after the others), at
     /// most ``PayloadSchema/mismatchLimit``: a value that wrong gains nothing from a longer list.
     package var mismatches: [PayloadMismatch]
+    /// How many mismatches were found, those past the list's limit included.
+    package var found: Int
 
-    package init(value: JSONValue, mismatches: [PayloadMismatch]) {
+    package init(value: JSONValue, mismatches: [PayloadMismatch], found: Int? = nil) {
         self.value = value
         self.mismatches = mismatches
+        self.found = found ?? mismatches.count
     }
 
     /// Whether the app's `JSONDecoder` would decode the value.

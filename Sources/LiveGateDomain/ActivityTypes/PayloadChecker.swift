@@ -7,6 +7,8 @@ import APNsCore
 struct PayloadChecker {
     typealias Node = FlatPayloadSchema.Node
     private(set) var mismatches: [PayloadMismatch] = []
+    /// Every mismatch found, also those past the limit of the list.
+    private(set) var mismatchCount = 0
     private var path: PayloadPathStack
     private let nodes: UnsafeBufferPointer<Node>
     private let properties: UnsafeBufferPointer<FlatPayloadSchema.Property>
@@ -167,6 +169,7 @@ struct PayloadChecker {
     /// "nothing to replace" of the check that found it.
     @discardableResult
     private mutating func mismatch(_ expected: String, got: String) -> JSONValue? {
+        mismatchCount += 1
         if mismatches.count < PayloadSchema.mismatchLimit {
             mismatches.append(PayloadMismatch(path: path.text, expected: expected, got: got))
         }

@@ -32,6 +32,6 @@ package final class PayloadSchema: Sendable {
     /// strategies would decode it into the type, and converts its `apple-date` text.
     package func check(_ value: JSONValue, at path: String) -> PayloadCheck {
         let checked = compiled.check(value, at: path)
-        return PayloadCheck(value: checked.converted ?? value, mismatches: checked.mismatches)
+        return PayloadCheck(value: checked.converted ?? value, mismatches: checked.mismatches, found: checked.found)
     }
 }

@@ -13,6 +13,9 @@ package struct PayloadVerdict: Sendable {
     package var attributes: JSONObject?
     /// Mismatches of types in enforce mode: nothing of the message may be accepted.
     package var refusals: [PayloadMismatch] = []
+    /// How many enforce-mode mismatches were found: more than `refusals` lists when a check reached its
+    /// limit (``PayloadSchema/mismatchLimit``).
+    package var refusalsFound = 0
     /// Mismatches of types in warn mode: the message goes, and they are logged and counted.
     package var warnings: [Finding] = []
 
@@ -23,9 +26,11 @@ package struct PayloadVerdict: Sendable {
 
     /// Checks what the message carries against `type`, keeping the converted values.
     mutating func check(against type: ActivityType) {
-        var found = check(&contentState, with: type.contentState, at: "$.content_state")
+        var (found, count) = check(&contentState, with: type.contentState, at: "$.content_state")
         if let schema = type.attributes, var attributes {
-            found += check(&attributes, with: schema, at: "$.activity_attributes")
+            let inAttributes = check(&attributes, with: schema, at: "$.activity_attributes")
+            found += inAttributes.mismatches
+            count += inAttributes.count
             self.attributes = attributes
         }
         guard !found.isEmpty else { return }
@@ -33,12 +38,15 @@ package struct PayloadVerdict: Sendable {
             warnings.append(Finding(typeName: type.name, mismatches: found))
         } else {
             refusals += found
+            refusalsFound += count
         }
     }
 
-    private func check(_ object: inout JSONObject, with schema: PayloadSchema, at path: String) -> [PayloadMismatch] {
+    private func check(
+        _ object: inout JSONObject, with schema: PayloadSchema, at path: String
+    ) -> (mismatches: [PayloadMismatch], count: Int) {
         let checked = schema.check(.object(object), at: path)
         if let converted = checked.value.objectValue { object = converted }
-        return checked.mismatches
+        return (checked.mismatches, checked.found)
     }
 }
