@@ -46,14 +46,13 @@ struct FlatPayloadSchema: Sendable {
         root = add(tree)
     }
 
-    /// Checks `value`, found at `path`, against the root: the value to send instead where something was
-    /// converted (nil when nothing was), the mismatches, and how many were found in all.
-    func check(_ value: JSONValue, at path: String) -> (converted: JSONValue?, mismatches: [PayloadMismatch], found: Int) {
+    /// Checks `value`, found at `path`, against the root.
+    func check(_ value: JSONValue, at path: String) -> PayloadCheck {
         nodes.withUnsafeBufferPointer { nodes in
             properties.withUnsafeBufferPointer { properties in
                 var checker = PayloadChecker(nodes: nodes, properties: properties, places: places, path: path)
                 let converted = checker.check(value, against: root)
-                return (converted, checker.mismatches, checker.mismatchCount)
+                return PayloadCheck(value: converted ?? value, mismatches: checker.mismatches, found: checker.mismatchCount)
             }
         }
     }

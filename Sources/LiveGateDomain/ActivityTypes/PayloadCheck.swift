@@ -11,10 +11,10 @@ package struct PayloadCheck: Sendable {
     /// How many mismatches were found, those past the list's limit included.
     package var found: Int
 
-    package init(value: JSONValue, mismatches: [PayloadMismatch], found: Int? = nil) {
+    package init(value: JSONValue, mismatches: [PayloadMismatch], found: Int) {
         self.value = value
         self.mismatches = mismatches
-        self.found = found ?? mismatches.count
+        self.found = found
     }
 
     /// Whether the app's `JSONDecoder` would decode the value.
