@@ -20,7 +20,8 @@ actor Outbox {
     /// The wait after a failed try; `flush()` may cut it short unless the gateway asked for it.
     private var pause: (continuation: CheckedContinuation<Void, Never>, mayShorten: Bool)?
     private var flushes = FlushWaiters()
-    /// Tries begun so far: a flush learns of failures of tries begun after it only.
+    /// Tries begun so far: a flush learns of the failure of a try made while it waits (one in flight at
+    /// its call included), never of an older one.
     private var attempts = 0
     private var runner: Task<Void, Never>?
     /// After `stop()` nothing is sent in this run: a flush does not wait.
@@ -109,8 +110,8 @@ actor Outbox {
     func tag(forActivity activityID: String) -> String? { state.activityTags[activityID] }
 
     /// True once nothing waits to be sent (each report sent or refused for good); false as soon as a try
-    /// begun after the call could not reach the gateway (the reports wait for the next), or when the
-    /// calling task is cancelled. A backoff wait is cut short so that the next try happens now; a wait the
+    /// made while it waits could not reach the gateway (the reports wait for the next), when the calling
+    /// task is cancelled, or after `stop()`. A backoff wait is cut short so that the next try happens now; a wait the
     /// gateway asked for (`Retry-After`) is kept.
     func flush() async -> Bool {
         guard !state.pending.isEmpty else { return true }
