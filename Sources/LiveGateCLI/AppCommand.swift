@@ -10,7 +10,8 @@ import LiveGateStore
 
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "app", abstract: "Manage apps.", subcommands: [Create.self, SetChannelsEndpoint.self, SDKAuth.self])
+        commandName: "app", abstract: "Manage apps.",
+        subcommands: [Create.self, SetChannelsEndpoint.self, SDKAuth.self, SetPriorityBudget.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -24,10 +24,11 @@ extension DeliveryEngine {
     /// all of them in one query), no broadcast channel, not a start to an audience, nothing special to do first; or stopped before
     /// the claim, which sends nothing. Every other one goes as a fan-out, as many as
     /// `freeSlots` allow: the rest go back, behind what is due now, without counting as an attempt.
+    /// Small updates under their app's priority budget are counted together before they go.
     func plan(_ claimed: [ClaimedDispatch], freeSlots: Int) async -> DeliveryPlan {
         var plan = DeliveryPlan()
         var candidates: [(claimed: ClaimedDispatch, destination: APNsDestination)] = []
-        for dispatch in claimed {
+        for var dispatch in claimed {
             if dispatch.stop != nil {
                 plan.small.append(SmallDispatch(claimed: dispatch, destination: nil, targets: [], settings: settings))
                 continue
@@ -41,16 +42,18 @@ extension DeliveryEngine {
                 plan.large.append(dispatch)
                 continue
             }
+            if dispatch.isBudgeted(by: app.priorityBudget) { dispatch.priorityBudget = app.priorityBudget }
             candidates.append((dispatch, destination))
         }
         if !candidates.isEmpty {
             do {
                 let found = try await queue.firstTargets(
                     of: candidates.map(\.claimed), limit: SmallDispatch.maximumDevices + 1, tokenLifetime: settings.tokenLifetime)
+                var small: [SmallDispatch] = []
                 for candidate in candidates {
                     let first = found[candidate.claimed.dispatch.id] ?? BatchTargets()
                     if !first.hasChannel, first.targets.count <= SmallDispatch.maximumDevices {
-                        plan.small.append(
+                        small.append(
                             SmallDispatch(
                                 claimed: candidate.claimed, destination: candidate.destination, targets: first.targets,
                                 settings: settings))
@@ -58,8 +61,10 @@ extension DeliveryEngine {
                         plan.large.append(candidate.claimed)
                     }
                 }
+                plan.small += try await countedAgainstBudgets(small)
             } catch {
                 // A fan-out meets the same database, and hands its dispatch back as it must.
+                plan.small.removeAll { small in candidates.contains { $0.claimed.dispatch.id == small.id } }
                 plan.large += candidates.map(\.claimed)
             }
         }
@@ -76,6 +81,23 @@ extension DeliveryEngine {
             }
         }
         return plan
+    }
+
+    /// The small dispatches with each budgeted one's standing, counted for all of them in one statement
+    /// (one with no device sends nothing and is not counted).
+    private func countedAgainstBudgets(_ small: [SmallDispatch]) async throws -> [SmallDispatch] {
+        let counts = small.compactMap { small -> PriorityCount? in
+            guard let budget = small.claimed.priorityBudget, !small.targets.isEmpty else { return nil }
+            return PriorityCount(dispatch: small.claimed.dispatch, budget: budget, targets: small.targets)
+        }
+        guard !counts.isEmpty else { return small }
+        let standings = try await queue.countPriority(counts)
+        return small.map { small in
+            guard let standing = standings[small.id] else { return small }
+            var claimed = small.claimed
+            claimed.priorityStanding = standing
+            return SmallDispatch(claimed: claimed, destination: small.destination, targets: small.targets, settings: settings)
+        }
     }
 
     /// Delivers a batch of small dispatches; a batch the database failed mid-way is handed back whole,

@@ -24,6 +24,7 @@ struct FanoutDelivery: DeliveryStage {
     /// the dispatch's `DispatchLife`'s to say; this carries it out.
     func deliver(_ claimed: ClaimedDispatch, app: App?) async throws -> DispatchEnding? {
         var claimed = claimed
+        if claimed.isBudgeted(by: app?.priorityBudget) { claimed.priorityBudget = app?.priorityBudget }
         let dispatch = claimed.dispatch
         var life = DispatchLife(claimed, retry: settings.handBackRetry, supersedes: settings.supersedes)
         let readiness: DispatchLife.AppReadiness = app == nil ? .deleted : app?.destination == nil ? .noCredential : .ready
@@ -94,10 +95,13 @@ struct FanoutDelivery: DeliveryStage {
     /// pages' sends.
     /// A dispatch whose broadcast reached its channel logs no "no token registered" entry: its devices
     /// may all be subscribers of the channel.
+    /// An update under its app's priority budget is counted once its first page is read: that page says
+    /// which budgets its devices are held to.
     private func fanOut(
         _ claimed: ClaimedDispatch, life: inout DispatchLife, to destination: APNsDestination,
         leaseLost leaseLostBox: NIOLockedValueBox<Bool>
     ) async throws -> DispatchEnding? {
+        var claimed = claimed
         let dispatch = claimed.dispatch
         let leaseLost = { leaseLostBox.withLockedValue { $0 } }
         var pageStart = claimed.fanoutCursor
@@ -109,7 +113,12 @@ struct FanoutDelivery: DeliveryStage {
         if let notOwned = life.ownership(confirmed: owned, leaseLost: leaseLost(), now: Date()) {
             return try await carryOut(notOwned, claimed)
         }
-        var sending = startSending(first, of: dispatch, to: destination)
+        if let budget = claimed.priorityBudget {
+            let count = PriorityCount(dispatch: dispatch, budget: budget, targets: first)
+            claimed.priorityStanding = try await queue.countPriority([count])[dispatch.id]
+        }
+        let standing = claimed.priorityStanding
+        var sending = startSending(first, of: dispatch, standing: standing, to: destination)
         var sendingPage = first
         var sendingEnd = firstEnd
         // Read ahead; a delivery that ends first drops it (a read, nothing to undo).
@@ -137,12 +146,12 @@ struct FanoutDelivery: DeliveryStage {
                     throw error
                 }
             }
-            let next = goOn ? startSending(following, of: dispatch, to: destination) : nil
+            let next = goOn ? startSending(following, of: dispatch, standing: standing, to: destination) : nil
             if next != nil, following.count >= settings.pageSize, let followingEnd = following.last?.cursor {
-                prefetched = Task { try await nextPage(claimed, after: followingEnd) }
+                prefetched = Task { [claimed] in try await nextPage(claimed, after: followingEnd) }
             }
             let outcome = await outcomeOnceAPNsIsBack(
-                await sending.value, page: sendingPage, overlapping: next, of: dispatch, to: destination)
+                await sending.value, page: sendingPage, overlapping: next, of: dispatch, standing: standing, to: destination)
             let after: DispatchLife.FollowingPage =
                 next != nil ? .sending : following.isEmpty ? .none : leaseLost() ? .leaseLost : .notResumedHere
             let action = life.pageAnswered(
@@ -181,24 +190,27 @@ struct FanoutDelivery: DeliveryStage {
     /// and send the overlapping page, already delivered, a second time.
     private func outcomeOnceAPNsIsBack(
         _ outcome: PageOutcome, page: [FanoutTarget], overlapping next: Task<PageOutcome, Never>?,
-        of dispatch: Dispatch, to destination: APNsDestination
+        of dispatch: Dispatch, standing: PriorityStanding?, to destination: APNsDestination
     ) async -> PageOutcome {
         guard outcome.unreachable != nil, stop.raised == nil, let next, await next.value.unreachable == nil else {
             return outcome
         }
-        var again = await send(page, of: dispatch, to: destination)
+        var again = await send(page, of: dispatch, standing: standing, to: destination)
         again.progress.retried += outcome.progress.retried
         return again
     }
 
     private func startSending(
-        _ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination
+        _ page: [FanoutTarget], of dispatch: Dispatch, standing: PriorityStanding?, to destination: APNsDestination
     ) -> Task<PageOutcome, Never> {
-        Task { await send(page, of: dispatch, to: destination) }
+        Task { await send(page, of: dispatch, standing: standing, to: destination) }
     }
 
-    private func send(_ page: [FanoutTarget], of dispatch: Dispatch, to destination: APNsDestination) async -> PageOutcome {
-        await PageSending(context: context).send([OutgoingPage(dispatch: dispatch, targets: page, stop: stop)], to: destination)[0]
+    private func send(
+        _ page: [FanoutTarget], of dispatch: Dispatch, standing: PriorityStanding?, to destination: APNsDestination
+    ) async -> PageOutcome {
+        let outgoing = OutgoingPage(dispatch: dispatch, targets: page, stop: stop, standing: standing)
+        return await PageSending(context: context).send([outgoing], to: destination)[0]
     }
 
     private func nextPage(_ claimed: ClaimedDispatch, after cursor: Int64) async throws -> [FanoutTarget] {

@@ -2,11 +2,13 @@ import APNsClient
 import APNsCore
 import LiveGateDomain
 
-/// One dispatch's page going out: its devices, and the flag that stops it.
+/// One dispatch's page going out: its devices, the flag that stops it, and where it stands against
+/// its app's priority budget (nil: not budgeted).
 struct OutgoingPage: Sendable {
     let dispatch: Dispatch
     let targets: [FanoutTarget]
     let stop: DispatchStopFlag
+    var standing: PriorityStanding? = nil
 }
 
 /// The one way a delivery's pushes leave: pages of one app's dispatches (a fan-out's page, or the pages
@@ -22,10 +24,15 @@ struct PageSending: DeliveryStage {
         var ids = APNsIDGenerator()
         var pushes: [LiveActivityPush] = []
         var pushFlags: [DispatchStopFlag] = []
+        var lowered = 0
         for page in pages {
-            pushes += page.dispatch.pushes(to: page.targets, ids: &ids)
+            pushes += page.dispatch.pushes(to: page.targets, standing: page.standing, ids: &ids)
             pushFlags += Array(repeating: page.stop, count: page.targets.count)
+            if let standing = page.standing {
+                lowered += page.targets.count { standing.isLowered(frequentPushesEnabled: $0.frequentPushesEnabled) }
+            }
         }
+        if lowered > 0 { GatewayMetrics.priorityLowered(lowered) }
         let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination) { [pushFlags] in
             pushFlags[$0].raised != nil
         }

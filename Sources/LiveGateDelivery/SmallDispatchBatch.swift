@@ -100,7 +100,12 @@ struct SmallDispatchBatch: DeliveryStage {
                 settlements.append(await settlementWithoutFail(stopped, of: small.claimed))
                 continue
             }
-            going.append((small, OutgoingPage(dispatch: small.claimed.dispatch, targets: small.targets, stop: flag)))
+            going.append(
+                (
+                    small,
+                    OutgoingPage(
+                        dispatch: small.claimed.dispatch, targets: small.targets, stop: flag, standing: small.claimed.priorityStanding)
+                ))
         }
         let outcomes = await PageSending(context: context).send(going.map(\.page), to: destination)
         for (sent, outcome) in zip(going, outcomes) {

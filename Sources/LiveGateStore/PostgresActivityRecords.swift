@@ -73,6 +73,17 @@ package struct PostgresActivityRecords: ActivityRecords {
                 PayloadMismatchRecord(
                     hour: try row.require("hour"), message: try row.require("message"), dispatchID: try row.decode("dispatch_id"))
             }
+            view.priorityHours = try connection.query(
+                """
+                SELECT hour, sent_high, lowered, throttled FROM activity_priority_hours
+                WHERE app_id = $1 AND activity_id = $2 AND hour > now() - interval '1 day' ORDER BY hour DESC
+                """,
+                [appID, activityID]
+            ).map { row in
+                ActivityPriorityHour(
+                    hour: try row.require("hour"), sentAtPriority10: try row.require("sent_high"), lowered: try row.require("lowered"),
+                    throttled: try row.require("throttled"))
+            }
             return view
         }
         if cached == nil, view.counts.devices >= Self.largeActivity {

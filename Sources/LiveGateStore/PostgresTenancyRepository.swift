@@ -80,6 +80,16 @@ package struct PostgresTenancyRepository: TenancyRepository {
         return try rows.first.map(Self.app(from:))
     }
 
+    package func setPriorityBudget(appIdentifier: String, budget: PriorityBudget?) async throws -> App? {
+        let rows = try await pool.query(
+            """
+            UPDATE apps SET priority_budget_per_hour = $2, frequent_priority_budget_per_hour = $3
+            WHERE app_identifier = $1 RETURNING \(Self.appColumns)
+            """,
+            [appIdentifier, budget?.perHour, budget?.frequentPerHour])
+        return try rows.first.map(Self.app(from:))
+    }
+
     /// A channels endpoint must be a URL the endpoint can be managed at (`APNsEndpoint.managed(at:)`).
     static func checkChannelsEndpoint(_ url: String?, of endpoint: APNsEndpoint) throws {
         guard let url else { return }
@@ -91,7 +101,8 @@ package struct PostgresTenancyRepository: TenancyRepository {
     static let workspaceColumns = "id, name, rate_limit_per_hour, users_track_rate_limit_per_hour, created_at"
     static let appColumns = """
         id, workspace_id, app_identifier, name, bundle_id, apns_endpoint, apns_team_id, apns_key_id,
-        apns_private_key, apns_channels_endpoint, sdk_auth_public_keys, sdk_auth_enforced, created_at
+        apns_private_key, apns_channels_endpoint, sdk_auth_public_keys, sdk_auth_enforced, created_at,
+        priority_budget_per_hour, frequent_priority_budget_per_hour
         """
 
     static func workspace(from row: PostgresRow) throws -> Workspace {
@@ -119,7 +130,12 @@ package struct PostgresTenancyRepository: TenancyRepository {
             channelsEndpointURL: try row.decode("apns_channels_endpoint"), credentials: credentials,
             sdkAuthentication: SDKAuthentication(
                 enforced: try row.require("sdk_auth_enforced"), publicKeyPEMs: try row.require("sdk_auth_public_keys")),
-            createdAt: try row.require("created_at"))
+            createdAt: try row.require("created_at"), priorityBudget: try priorityBudget(from: row))
+    }
+
+    static func priorityBudget(from row: PostgresRow) throws -> PriorityBudget? {
+        guard let perHour: Int = try row.decode("priority_budget_per_hour") else { return nil }
+        return PriorityBudget(perHour: perHour, frequentPerHour: try row.decode("frequent_priority_budget_per_hour"))
     }
 }
 

@@ -43,7 +43,7 @@ extension GatewayMetrics {
     package static let all: [MetricDefinition] = [
         httpRequests, httpRequestDuration, httpRequestsInProgress, messagesAccepted, rateLimitRefusals, apnsPushes,
         apnsAnswerDuration, dispatchDeliveryDuration, startsConfirmed, startsUnconfirmed, startConfirmationDuration,
-        deviceStateReports, channelMemberPushesSkipped, contentStateMismatches, dispatchesWaiting, dispatchesScheduled,
+        deviceStateReports, channelMemberPushesSkipped, contentStateMismatches, priorityLowered, dispatchesWaiting, dispatchesScheduled,
         oldestWaitingDispatch,
         databaseConnectionsInUse, databaseConnectionsOpen, databaseWaits, databaseWaitDuration,
     ]

@@ -18,6 +18,7 @@ enum ActivityLogTypeOptions {
         case .feedbackRemovedToken: ("Token removed", "type-removed-token")
         case .other: ("Other error", "type-other")
         case .contentStateMismatch: ("Payload mismatch", "type-payload-mismatch")
+        case .priorityLowered: ("Priority lowered", "type-priority-lowered")
         default: (type.rawValue, "type-unknown")
         }
     }

@@ -36,7 +36,8 @@ package struct ActivityController: Sendable {
                 errors: ["activity_id must be 1 to \(CommonMessageFields.maximumActivityIDLength) characters, without NUL"])
         }
         let app = try await apps.app(queried: query.appIdentifier, ofKeyIn: context)
-        let view = try await records.activity(appID: app.id, activityID: activityID, after: query.cursor, limit: query.limit)
+        var view = try await records.activity(appID: app.id, activityID: activityID, after: query.cursor, limit: query.limit)
+        view.priorityBudget = app.priorityBudget
         return BroadcastChannelController.json(.ok, ActivityJSON.object(view, appIdentifier: app.identifier))
     }
 }

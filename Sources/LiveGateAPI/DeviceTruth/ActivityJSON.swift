@@ -18,6 +18,24 @@ enum ActivityJSON {
         object.set("dispatches", .array(view.dispatches.map { .object(dispatch($0)) }))
         object.set("attributes_types", .array(view.attributesTypes.map(JSONValue.string)))
         object.set("payload_mismatches", .array(view.mismatches.map { .object(mismatch($0)) }))
+        object.set("priority_budget", view.priorityBudget.map { .object(priorityBudget($0)) } ?? .null)
+        object.set("priority_hours", .array(view.priorityHours.map { .object(priorityHour($0)) }))
+        return object
+    }
+
+    static func priorityBudget(_ budget: PriorityBudget) -> JSONObject {
+        var object = JSONObject()
+        object.set("per_hour", .number(String(budget.perHour)))
+        object.set("frequent_per_hour", budget.frequentPerHour.map { .number(String($0)) } ?? .null)
+        return object
+    }
+
+    static func priorityHour(_ hour: ActivityPriorityHour) -> JSONObject {
+        var object = JSONObject()
+        object.set("hour", .string(DispatchJSON.time(hour.hour)))
+        object.set("priority_10", .number(String(hour.sentAtPriority10)))
+        object.set("lowered", .number(String(hour.lowered)))
+        object.set("throttled", .number(String(hour.throttled)))
         return object
     }
 

@@ -77,6 +77,7 @@ package func buildRouter(
         UsersTrackController(authenticator: authenticator, attributes: dependencies.userAttributes, rateLimit: usersTrackRateLimit).routes)
     router.addRoutes(SegmentController(authenticator: authenticator, segments: dependencies.segments).routes)
     router.addRoutes(ActivityTypeController(authenticator: authenticator, apps: apps, types: activityTypes).routes)
+    router.addRoutes(PriorityBudgetController(authenticator: authenticator, apps: apps, tenancy: dependencies.tenancy).routes)
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

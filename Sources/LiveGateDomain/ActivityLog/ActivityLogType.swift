@@ -16,7 +16,11 @@ package struct ActivityLogType: RawRepresentable, Sendable, Hashable, CustomStri
     /// accepted because the type is in warn mode: the phone shows nothing for it. LiveGate's own type.
     package static let contentStateMismatch = ActivityLogType(rawValue: "Live Activity content-state mismatch")
 
+    /// The app's priority budget lowered an activity's updates to priority 5: one entry per activity
+    /// and clock hour, at the first. LiveGate's own type.
+    package static let priorityLowered = ActivityLogType(rawValue: "Live Activity priority lowered")
+
     package static let all: [ActivityLogType] = [
-        .noPushCredential, .invalidPushCredential, .feedbackRemovedToken, .other, .contentStateMismatch,
+        .noPushCredential, .invalidPushCredential, .feedbackRemovedToken, .other, .contentStateMismatch, .priorityLowered,
     ]
 }

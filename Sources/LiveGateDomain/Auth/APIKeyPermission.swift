@@ -22,9 +22,12 @@ package struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConver
     /// Registering, reading and removing apps' ActivityAttributes types (`/live_activity/types`).
     package static let activityTypes = APIKeyPermission(known: "live_activity.types")
 
+    /// Reading and setting apps' hourly priority budgets (`/live_activity/priority_budget`).
+    package static let priorityBudget = APIKeyPermission(known: "live_activity.priority_budget")
+
     package static let all: [APIKeyPermission] = [
         .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage, .liveActivityRead, .usersTrack,
-        .segmentsManage, .activityTypes,
+        .segmentsManage, .activityTypes, .priorityBudget,
     ]
 
     package var description: String { rawValue }

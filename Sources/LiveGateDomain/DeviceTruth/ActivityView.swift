@@ -18,6 +18,10 @@ package struct ActivityView: Sendable, Equatable {
     package var attributesTypes: [String] = []
     /// Its recent warn-mode payload mismatches, newest first: updates the phone showed nothing for.
     package var mismatches: [PayloadMismatchRecord] = []
+    /// Its app's hourly priority budget (nil: none).
+    package var priorityBudget: PriorityBudget?
+    /// Its clock hours under that budget, newest first: the last day's, those with a count.
+    package var priorityHours: [ActivityPriorityHour] = []
 
     package init(
         activityID: String, counts: ActivityDeviceCounts, channel: ActivityChannel?, devices: [ActivityDevice],

@@ -19,6 +19,11 @@ package struct ClaimedDispatch: Sendable {
     /// A start to an audience: the audience its fan-out pages through, read (and its segment's looked
     /// up) when the delivery begins.
     package var audience: Audience? = nil
+    /// Its app's priority budget, for an update or end asked at priority 10 while the app has one:
+    /// it is counted before it goes (`DispatchBatchQueue.countPriority`).
+    package var priorityBudget: PriorityBudget? = nil
+    /// Where it stood against that budget once counted: the priority each device gets.
+    package var priorityStanding: PriorityStanding? = nil
 
     package init(
         dispatch: Dispatch, createdAt: Date, fanoutCursor: Int64, attempts: Int, broadcastRecorded: Bool, stop: DispatchStop? = nil,
@@ -36,6 +41,12 @@ package struct ClaimedDispatch: Sendable {
 }
 
 extension ClaimedDispatch {
+    /// Whether its app's budget applies: an update or end asked at priority 10 (priority 5 never counts;
+    /// a start goes at 10 and starts the activity, before any update could count).
+    package func isBudgeted(by budget: PriorityBudget?) -> Bool {
+        budget != nil && dispatch.event != .start && dispatch.priority == .immediate && stop == nil
+    }
+
     /// A dispatch its commit wrote leased to this gateway's engine (`DeliveryHandoff`): as a first claim
     /// of it would return it.
     package init(handedOver dispatch: Dispatch, createdAt: Date) {

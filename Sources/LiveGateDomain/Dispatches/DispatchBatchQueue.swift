@@ -25,6 +25,10 @@ package protocol DispatchBatchQueue: Sendable {
     /// Gives back dispatches claimed and not started (no delivery slot was free for them): pending
     /// again from `retryAt`, with the claim not counted as an attempt.
     func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws
+    /// Counts budgeted updates (an app's priority budget, `ClaimedDispatch.priorityBudget`) against their
+    /// activities' last hour, once each however often it is claimed, and returns where each stood.
+    /// Writes the log entry of each first lowering of an activity's hour with the count.
+    func countPriority(_ counts: [PriorityCount]) async throws -> [UUID: PriorityStanding]
     /// Records and ends (or hands back) every settled dispatch in one transaction: counts, cursor,
     /// token removals, log entries. Returns the dispatches settled; the others' leases were lost, and
     /// nothing of theirs was written. Every delivery ends its dispatches this way.

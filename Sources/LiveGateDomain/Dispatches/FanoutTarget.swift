@@ -8,10 +8,14 @@ package struct FanoutTarget: Sendable, Equatable {
     package let token: PushToken
     /// The device's user, when known: shown in the activity log.
     package let externalID: String?
+    /// Whether the device's app reported that the user allows frequent updates (its latest report for
+    /// the app); read only for an update under a frequent priority budget, nil otherwise or unreported.
+    package let frequentPushesEnabled: Bool?
 
-    package init(cursor: Int64, token: PushToken, externalID: String? = nil) {
+    package init(cursor: Int64, token: PushToken, externalID: String? = nil, frequentPushesEnabled: Bool? = nil) {
         self.cursor = cursor
         self.token = token
         self.externalID = externalID
+        self.frequentPushesEnabled = frequentPushesEnabled
     }
 }

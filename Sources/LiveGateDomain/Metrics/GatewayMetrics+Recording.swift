@@ -50,6 +50,11 @@ extension GatewayMetrics {
         Counter(label: channelMemberPushesSkipped.name).increment(by: devices)
     }
 
+    package static func priorityLowered(_ pushes: Int) {
+        guard pushes > 0 else { return }
+        Counter(label: priorityLowered.name).increment(by: pushes)
+    }
+
     package static func record(_ backlog: DispatchBacklog) {
         Gauge(label: dispatchesWaiting.name, dimensions: [("state", "pending")]).record(backlog.pending)
         Gauge(label: dispatchesWaiting.name, dimensions: [("state", "delivering")]).record(backlog.delivering)

@@ -33,6 +33,9 @@ package enum GatewayMetrics {
     package static let contentStateMismatches = MetricDefinition(
         "livegate_content_state_mismatches_total", .counter, labels: ["event"],
         help: "Messages accepted although their activity's type, in warn mode, would not decode them: the phone shows nothing for them.")
+    package static let priorityLowered = MetricDefinition(
+        "livegate_priority_lowered_total", .counter,
+        help: "Pushes sent at priority 5 instead of 10 because their activity had used its app's hourly priority budget.")
     package static let dispatchesWaiting = MetricDefinition(
         "livegate_dispatches_waiting", .gauge, labels: ["state"],
         help: "Due dispatches not finished: pending (waiting for a worker) or delivering (held by one). All gateways' together.")

@@ -18,10 +18,14 @@ package struct App: Sendable, Equatable {
     /// Whether `/push_token_tag` calls naming a user must carry a JWT the customer's server signed.
     package let sdkAuthentication: SDKAuthentication
     package let createdAt: Date
+    /// How many priority-10 updates an activity may get an hour before the rest go at priority 5; nil:
+    /// no budget, every update at the priority it asks for.
+    package let priorityBudget: PriorityBudget?
 
     package init(
         id: UUID, workspaceID: UUID, identifier: String, name: String, bundleID: String, endpoint: APNsEndpoint,
-        channelsEndpointURL: String?, credentials: APNsCredentials?, sdkAuthentication: SDKAuthentication, createdAt: Date
+        channelsEndpointURL: String?, credentials: APNsCredentials?, sdkAuthentication: SDKAuthentication, createdAt: Date,
+        priorityBudget: PriorityBudget? = nil
     ) {
         self.id = id
         self.workspaceID = workspaceID
@@ -33,6 +37,7 @@ package struct App: Sendable, Equatable {
         self.credentials = credentials
         self.sdkAuthentication = sdkAuthentication
         self.createdAt = createdAt
+        self.priorityBudget = priorityBudget
     }
 
     /// Where and as whom the app's pushes go; nil when it has no signing key.

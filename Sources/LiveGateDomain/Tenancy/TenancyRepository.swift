@@ -20,6 +20,8 @@ package protocol TenancyRepository: Sendable {
     func app(id: UUID) async throws -> App?
     /// Where the app's channels are managed (nil: the default); nil if there is no such app.
     func setChannelsEndpoint(appIdentifier: String, url: String?) async throws -> App?
+    /// Sets the app's hourly priority budget, or turns it off (nil); nil if there is no such app.
+    func setPriorityBudget(appIdentifier: String, budget: PriorityBudget?) async throws -> App?
     /// Turns SDK authentication on or off; `keys` replace the app's keys (nil keeps them). Enforcing
     /// with no key at all is refused. Nil if there is no such app.
     func setSDKAuthentication(appIdentifier: String, keys: [SDKAuthPublicKey]?, enforced: Bool) async throws -> App?

@@ -8,18 +8,23 @@ enum DispatchBatchStatements {
     /// Updates and ends: each dispatch's first devices (`FanoutStatements.activityTargets`, per row of
     /// the arrays), a row without a token for a dispatch with none, and whether its activity has a live
     /// broadcast channel. `$1` app ids, `$2` activity ids, `$3` external ids ('' for the whole tag), `$4`
-    /// workspace ids, `$5` cursors, `$6` the token lifetime in seconds, `$7` devices per dispatch.
+    /// workspace ids, `$5` cursors, `$6` the token lifetime in seconds, `$7` devices per dispatch, `$8`
+    /// whether to read each device's frequent-updates setting (an update under a frequent priority
+    /// budget; the others never run the lookup).
     static let activityTargets = PostgresStatement(
         name: "livegate_batch_activity_targets",
         sql: """
             SELECT b.ord::int AS ord, t.id, t.push_token, t.external_id,
+                   CASE WHEN b.reads_settings AND t.device_id IS NOT NULL
+                        THEN \(FanoutStatements.frequentPushesEnabled(app: "b.app_id")) END AS frequent_pushes_enabled,
                    EXISTS (SELECT 1 FROM broadcast_channels c
                            WHERE c.app_id = b.app_id AND c.activity_id = b.activity_id
                              AND c.state IN ('live', 'ending')) AS has_channel
-            FROM unnest($1::text[]::uuid[], $2::text[], $3::text[], $4::text[]::uuid[], $5::text[]::bigint[])
-                 WITH ORDINALITY AS b(app_id, activity_id, external_id, workspace_id, after_id, ord)
+            FROM unnest($1::text[]::uuid[], $2::text[], $3::text[], $4::text[]::uuid[], $5::text[]::bigint[],
+                        $8::text[]::boolean[])
+                 WITH ORDINALITY AS b(app_id, activity_id, external_id, workspace_id, after_id, reads_settings, ord)
             LEFT JOIN LATERAL (
-                SELECT t.id, t.push_token, u.external_id
+                SELECT t.id, t.push_token, t.device_id, u.external_id
                 FROM activity_tokens t LEFT JOIN users u ON u.id = t.user_id
                 WHERE t.app_id = b.app_id AND t.activity_id = b.activity_id AND t.id > b.after_id
                   AND t.updated_at > now() - make_interval(secs => $6)
@@ -34,7 +39,8 @@ enum DispatchBatchStatements {
     static let startTargets = PostgresStatement(
         name: "livegate_batch_start_targets",
         sql: """
-            SELECT b.ord::int AS ord, t.id, t.push_token, t.external_id, false AS has_channel
+            SELECT b.ord::int AS ord, t.id, t.push_token, t.external_id, NULL::boolean AS frequent_pushes_enabled,
+                   false AS has_channel
             FROM unnest($1::text[]::uuid[], $2::text[]::bigint[]) WITH ORDINALITY AS b(dispatch_id, after_id, ord)
             LEFT JOIN LATERAL (
                 SELECT t.id, t.push_token, u.external_id

@@ -29,14 +29,31 @@ enum FanoutStatements {
         WHERE t.dispatch_id = $1 AND t.id > $2
         """
 
+    /// The device's latest frequent-updates setting for the app, whichever of its activities reported
+    /// it (the user allows them per app): `t` is its token's row. At the same instant, `false` wins.
+    static func frequentPushesEnabled(app: String) -> String {
+        """
+        (SELECT s.frequent_pushes_enabled FROM activity_device_states s
+         WHERE s.app_id = \(app) AND s.device_id = t.device_id AND s.frequent_pushes_enabled IS NOT NULL
+         ORDER BY s.frequent_pushes_reported_at DESC, s.frequent_pushes_enabled LIMIT 1)
+        """
+    }
+
     static let activityPage = page(of: activityTargets, limit: "$7", name: "livegate_fanout_activity_page")
     static let activityPageBesideChannel = page(
         of: activityTargetsBesideChannel, limit: "$8", name: "livegate_fanout_activity_page_beside_channel")
+    /// The same pages with each device's frequent-updates setting, for an update under a frequent budget.
+    static let activityPageWithSettings = page(
+        of: activityTargets, limit: "$7", name: "livegate_fanout_activity_page_settings", readsSettings: true)
+    static let activityPageBesideChannelWithSettings = page(
+        of: activityTargetsBesideChannel, limit: "$8", name: "livegate_fanout_activity_page_beside_channel_settings",
+        readsSettings: true)
     static let startPage = page(of: startTargets, limit: "$3", name: "livegate_fanout_start_page")
 
-    private static func page(of targets: String, limit: String, name: String) -> PostgresStatement {
-        PostgresStatement(
-            name: name, sql: "SELECT t.id, t.push_token, u.external_id \(targets) ORDER BY t.id LIMIT \(limit)")
+    private static func page(of targets: String, limit: String, name: String, readsSettings: Bool = false) -> PostgresStatement {
+        let settings = readsSettings ? ", \(frequentPushesEnabled(app: "t.app_id")) AS frequent_pushes_enabled" : ""
+        return PostgresStatement(
+            name: name, sql: "SELECT t.id, t.push_token, u.external_id\(settings) \(targets) ORDER BY t.id LIMIT \(limit)")
     }
 
     /// The statement's filter and its parameters, `limit` (if any) last.
@@ -51,10 +68,14 @@ enum FanoutStatements {
             dispatch.appID, dispatch.activityID, cursor, tokenLifetime.inSeconds, dispatch.externalID ?? "",
             dispatch.workspaceID,
         ]
+        let readsSettings = claimed.priorityBudget?.readsDeviceSettings == true
         if let channel = claimed.deliveredBroadcastChannel {
-            return (activityTargetsBesideChannel, activityPageBesideChannel, parameters + [channel.rawValue])
+            return (
+                activityTargetsBesideChannel, readsSettings ? activityPageBesideChannelWithSettings : activityPageBesideChannel,
+                parameters + [channel.rawValue]
+            )
         }
-        return (activityTargets, activityPage, parameters)
+        return (activityTargets, readsSettings ? activityPageWithSettings : activityPage, parameters)
     }
 
     /// The devices with a token under the dispatch's tag that follow `channelID`: the pushes a broadcast
@@ -80,15 +101,20 @@ enum FanoutStatements {
             return try AudienceFanoutStatements.page(claimed, audience: audience, after: cursor, limit: limit, on: connection)
         }
         let targets = targets(of: claimed, after: cursor, tokenLifetime: tokenLifetime)
-        return try Self.targets(from: connection.query(targets.page, targets.parameters + [limit]))
+        return try Self.targets(
+            from: connection.query(targets.page, targets.parameters + [limit]),
+            readsSettings: claimed.dispatch.event != .start && claimed.priorityBudget?.readsDeviceSettings == true)
     }
 
-    /// A page's rows (`id`, `push_token`, `external_id`) as targets.
-    static func targets(from rows: PostgresRows) throws -> [FanoutTarget] {
+    /// A page's rows (`id`, `push_token`, `external_id`, and `frequent_pushes_enabled` when `readsSettings`)
+    /// as targets.
+    static func targets(from rows: PostgresRows, readsSettings: Bool = false) throws -> [FanoutTarget] {
         try rows.compactMap { row in
             // The tables only hold valid hex; a row that is not is skipped rather than stalling the fan-out.
             guard let token = PushToken(hex: try row.require("push_token")) else { return nil }
-            return FanoutTarget(cursor: try row.require("id"), token: token, externalID: try row.decode("external_id"))
+            return FanoutTarget(
+                cursor: try row.require("id"), token: token, externalID: try row.decode("external_id"),
+                frequentPushesEnabled: readsSettings ? try row.decode("frequent_pushes_enabled") : nil)
         }
     }
 

@@ -22,6 +22,7 @@ extension PostgresDeliveryQueue {
                         others.map(\.dispatch.appID.lowercasedText), others.map(\.dispatch.activityID),
                         others.map { $0.dispatch.externalID ?? "" }, others.map(\.dispatch.workspaceID.lowercasedText),
                         others.map { String($0.fanoutCursor) }, tokenLifetime.inSeconds, limit,
+                        others.map { $0.priorityBudget?.readsDeviceSettings == true ? "t" : "f" },
                     ])
                 try Self.collect(rows, of: others, into: &found)
             }
@@ -45,8 +46,15 @@ extension PostgresDeliveryQueue {
             // The tables only hold valid hex; a row that is not is skipped rather than stalling the fan-out.
             guard let hex: String = try row.decode("push_token"), let token = PushToken(hex: hex) else { continue }
             found[id]?.targets.append(
-                FanoutTarget(cursor: try row.require("id"), token: token, externalID: try row.decode("external_id")))
+                FanoutTarget(
+                    cursor: try row.require("id"), token: token, externalID: try row.decode("external_id"),
+                    frequentPushesEnabled: try row.decode("frequent_pushes_enabled")))
         }
+    }
+
+    package func countPriority(_ counts: [PriorityCount]) async throws -> [UUID: PriorityStanding] {
+        guard !counts.isEmpty else { return [:] }
+        return try await pool.transaction { try PriorityCountStatement.count(counts, on: $0) }
     }
 
     package func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery] {

@@ -48,6 +48,9 @@ struct CountingTenancyRepository: TenancyRepository {
     func setChannelsEndpoint(appIdentifier: String, url: String?) async throws -> App? {
         try await base.setChannelsEndpoint(appIdentifier: appIdentifier, url: url)
     }
+    func setPriorityBudget(appIdentifier: String, budget: PriorityBudget?) async throws -> App? {
+        try await base.setPriorityBudget(appIdentifier: appIdentifier, budget: budget)
+    }
     func setSDKAuthentication(appIdentifier: String, keys: [SDKAuthPublicKey]?, enforced: Bool) async throws -> App? {
         try await base.setSDKAuthentication(appIdentifier: appIdentifier, keys: keys, enforced: enforced)
     }

@@ -231,6 +231,31 @@
       ])))];
   }
 
+  // The app's hourly budget of priority-10 updates per activity, or none.
+  function budgetText(budget) {
+    if (!budget || !Number.isInteger(budget.per_hour)) {
+      return [element('span', { className: 'muted', text: 'none: every update goes at the priority it asks for' })];
+    }
+    const frequent = Number.isInteger(budget.frequent_per_hour)
+      ? ', ' + budget.frequent_per_hour + ' on devices that allow frequent updates' : '';
+    return [element('span', { text: budget.per_hour + ' an hour' + frequent })];
+  }
+
+  // Each clock hour's priority-10 updates against the budget, newest first, with those lowered to 5
+  // and APNs's 429s.
+  function priorityHourList(hours, budget) {
+    if (hours.length === 0) return [element('span', { className: 'muted', text: 'none counted in the last day' })];
+    const limit = budget && Number.isInteger(budget.per_hour) ? ' of ' + budget.per_hour : '';
+    return [element('ul', { className: 'mismatches' }, hours.map((hour) =>
+      element('li', { attributes: { 'data-priority-hour': '' } }, [
+        timeOrNone(hour.hour), ' ',
+        element('span', {
+          text: count(hour.priority_10) + limit + ' at priority 10, ' + count(hour.lowered) + ' lowered to 5'
+            + (count(hour.throttled) > 0 ? ', ' + count(hour.throttled) + ' throttled by APNs (429)' : ''),
+        }),
+      ])))];
+  }
+
   function renderActivity(activity) {
     const activityID = String(activity.activity_id);
     $('activity-id').textContent = activityID;
@@ -252,6 +277,9 @@
         ? [element('span', { className: 'mono', text: activity.attributes_types.join(', ') })]
         : [element('span', { className: 'muted', text: 'none reported: updates are not checked against a type' })],
       payload_mismatches: mismatchList(Array.isArray(activity.payload_mismatches) ? activity.payload_mismatches : []),
+      priority_budget: budgetText(activity.priority_budget),
+      priority_hours: priorityHourList(
+        Array.isArray(activity.priority_hours) ? activity.priority_hours : [], activity.priority_budget),
     };
     for (const cell of $('activity-fields').querySelectorAll('dd[data-field]')) {
       cell.replaceChildren(...(fields[cell.dataset.field] || [none()]));

@@ -1,0 +1,25 @@
+/// A budgeted update to count against its app's budget before it goes: which budgets apply, and which
+/// kinds of device it goes to (it counts as sent at priority 10 only if some device gets it so).
+package struct PriorityCount: Sendable {
+    package let dispatch: Dispatch
+    package let budget: PriorityBudget
+    /// It goes to devices on the standard budget (or that never said).
+    package let toStandardDevices: Bool
+    /// It goes to devices whose app reported frequent updates allowed.
+    package let toFrequentDevices: Bool
+
+    package init(dispatch: Dispatch, budget: PriorityBudget, toStandardDevices: Bool, toFrequentDevices: Bool) {
+        self.dispatch = dispatch
+        self.budget = budget
+        self.toStandardDevices = toStandardDevices
+        self.toFrequentDevices = toFrequentDevices
+    }
+
+    /// For an update to `targets` (a fan-out: its first page, which stands for the rest).
+    package init(dispatch: Dispatch, budget: PriorityBudget, targets: [FanoutTarget]) {
+        self.init(
+            dispatch: dispatch, budget: budget,
+            toStandardDevices: targets.contains { $0.frequentPushesEnabled != true },
+            toFrequentDevices: targets.contains { $0.frequentPushesEnabled == true })
+    }
+}
