@@ -15,7 +15,8 @@ struct PriorityBudgetCommandTests {
             let set = try await LiveGateBinary.run(
                 ["app", "set-priority-budget", app, "--per-hour", "30", "--frequent-per-hour", "90"], databaseURL: url)
             #expect(set.status == 0, "\(set.stderr)")
-            #expect(set.stdout.contains("holds each activity to 30 priority-10 updates an hour (90 on devices that allow frequent updates)"))
+            #expect(
+                set.stdout.contains("holds each activity to 30 priority-10 updates an hour (90 on devices that allow frequent updates)"))
             #expect(set.lastLine == app)
             #expect(try await database.tenancy.app(identifier: app)?.priorityBudget == PriorityBudget(perHour: 30, frequentPerHour: 90))
 

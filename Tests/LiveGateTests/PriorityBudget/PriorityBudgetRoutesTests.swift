@@ -25,7 +25,9 @@ struct PriorityBudgetRoutesTests {
                 #expect(none.status == .ok)
                 try expectJSON(
                     none.json,
-                    equals: #"{"app_id":"\#(app)","priority_budget_per_hour":null,"frequent_priority_budget_per_hour":null,"message":"success"}"#)
+                    equals:
+                        #"{"app_id":"\#(app)","priority_budget_per_hour":null,"frequent_priority_budget_per_hour":null,"message":"success"}"#
+                )
 
                 let set = try await ActivityTypeRoutesTests.call(
                     client, .put, Self.path, #"{"app_id":"\#(app)","priority_budget_per_hour":40,"frequent_priority_budget_per_hour":120}"#,
@@ -33,8 +35,10 @@ struct PriorityBudgetRoutesTests {
                 #expect(set.status == .ok, "\(set.text)")
                 try expectJSON(
                     set.json,
-                    equals: #"{"app_id":"\#(app)","priority_budget_per_hour":40,"frequent_priority_budget_per_hour":120,"message":"success"}"#)
-                #expect(try await database.tenancy.app(identifier: app)?.priorityBudget == PriorityBudget(perHour: 40, frequentPerHour: 120))
+                    equals:
+                        #"{"app_id":"\#(app)","priority_budget_per_hour":40,"frequent_priority_budget_per_hour":120,"message":"success"}"#)
+                #expect(
+                    try await database.tenancy.app(identifier: app)?.priorityBudget == PriorityBudget(perHour: 40, frequentPerHour: 120))
                 let read = try await ActivityTypeRoutesTests.call(client, .get, "\(Self.path)?app_id=\(app)", key: tenant.secret)
                 #expect(try read.json["priority_budget_per_hour"]?.serialized().asString == "40", "read at once, not from a cache")
 
@@ -51,7 +55,10 @@ struct PriorityBudgetRoutesTests {
         (#""priority_budget_per_hour":0"#, "priority_budget_per_hour must be a whole number from 1 to 100000, or null"),
         (#""priority_budget_per_hour":2.5"#, "priority_budget_per_hour must be a whole number from 1 to 100000, or null"),
         (#""priority_budget_per_hour":"10""#, "priority_budget_per_hour must be a number, got string"),
-        (#""frequent_priority_budget_per_hour":10"#, "priority_budget_per_hour is required: a whole number of updates per hour, or null to turn the budget off"),
+        (
+            #""frequent_priority_budget_per_hour":10"#,
+            "priority_budget_per_hour is required: a whole number of updates per hour, or null to turn the budget off"
+        ),
         (
             #""priority_budget_per_hour":10,"frequent_priority_budget_per_hour":5"#,
             "frequent_priority_budget_per_hour must be at least priority_budget_per_hour: iOS gives those devices more, not less"
