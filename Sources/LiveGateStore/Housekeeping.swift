@@ -12,6 +12,8 @@ package struct Housekeeping: Sendable {
         package var logHours = 0
         /// Activities' warn-mode payload mismatches (one row per activity and hour).
         package var payloadMismatches = 0
+        /// Activities' priority-budget counts (one row per activity and hour).
+        package var priorityHours = 0
         package var dispatches = 0
         package var rateLimitWindows = 0
         package var tokenTagWindows = 0
@@ -30,7 +32,7 @@ package struct Housekeeping: Sendable {
         self.batchSize = batchSize
     }
 
-    /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts, payload mismatches,
+    /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts, payload mismatches, priority-budget hours,
     /// finished dispatches and device state reports older than `retention`, push-to-start removals older
     /// than two days, quota windows of past hours and registration windows of past minutes, and
     /// `Idempotency-Key` answers past their 24 hours.
@@ -48,6 +50,9 @@ package struct Housekeeping: Sendable {
         // An activity's payload mismatches, as long as the log entries they stand beside.
         report.payloadMismatches = try await deleteInBatches(
             "activity_payload_mismatches", where: "hour < now() - make_interval(secs => $1) - interval '1 hour'", kept)
+        // An activity's priority-budget hours, as long as the log entries that tell of their lowerings.
+        report.priorityHours = try await deleteInBatches(
+            "activity_priority_hours", where: "hour < now() - make_interval(secs => $1) - interval '1 hour'", kept)
         // Finished dispatches (and, by cascade, a start's targets) are kept as long as the log that names them;
         // superseded and cancelled ones are finished too.
         report.dispatches = try await deleteInBatches("dispatches", where: Self.finishedDispatches, kept)

@@ -220,7 +220,7 @@ struct ActivityLogAPITests {
                         "dispatch_id must be a UUID, such as the dispatch_id a message call answered",
                         "limit must be a whole number from 1 to 100",
                         "since must be an ISO 8601 date-time with a zone, such as 2023-02-28T00:00:00+0000",
-                        "type must be one of: 'Live Activity error (No push credential)', 'Live Activity error (Invalid push credential)', 'APNS Feedback Removed Token errors', 'Other Live Activity errors', 'Live Activity content-state mismatch'",
+                        "type must be one of: 'Live Activity error (No push credential)', 'Live Activity error (Invalid push credential)', 'APNS Feedback Removed Token errors', 'Other Live Activity errors', 'Live Activity content-state mismatch', 'Live Activity priority lowered'",
                     ])
                 let backwards = try await Self.get(
                     client, "?since=2025-11-22T10:00:00Z&until=2025-11-22T09:00:00Z", key: tenant.secret)

@@ -182,6 +182,7 @@ struct DashboardTests {
                     #"<option value="APNS Feedback Removed Token errors" data-label="Token removed" data-style="type-removed-token">APNS Feedback Removed Token errors</option>"#,
                     #"<option value="Other Live Activity errors" data-label="Other error" data-style="type-other">Other Live Activity errors</option>"#,
                     #"<option value="Live Activity content-state mismatch" data-label="Payload mismatch" data-style="type-payload-mismatch">Live Activity content-state mismatch</option>"#,
+                    #"<option value="Live Activity priority lowered" data-label="Priority lowered" data-style="type-priority-lowered">Live Activity priority lowered</option>"#,
                 ]
                 let options = page.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("<option") }
                 #expect(options == expected)

@@ -58,12 +58,21 @@ struct HousekeepingTests {
                 VALUES ($1, 'game-42', date_trunc('hour', now()) - interval '62 hours', 'old'),
                        ($1, 'game-42', date_trunc('hour', now()), 'recent')
                 """, [harness.tenant.app.id])
+            // So do its priority-budget hours.
+            try await harness.database.pool.query(
+                """
+                INSERT INTO activity_priority_hours (app_id, activity_id, hour, sent_high)
+                VALUES ($1, 'game-42', date_trunc('hour', now()) - interval '62 hours', 1),
+                       ($1, 'game-42', date_trunc('hour', now()), 2)
+                """, [harness.tenant.app.id])
 
             let report = try await Housekeeping(pool: harness.database.pool)
                 .run(tokenLifetime: .seconds(12 * 3600), retention: .seconds(60 * 3600))
             #expect(report.logEntries == 1)
             #expect(report.logHours == 1)
             #expect(report.payloadMismatches == 1)
+            #expect(report.priorityHours == 1)
+            #expect(try await harness.database.count("SELECT count(*) FROM activity_priority_hours WHERE sent_high = 2") == 1)
             #expect(try await harness.database.count("SELECT count(*) FROM activity_payload_mismatches WHERE message = 'recent'") == 1)
             #expect(report.dispatches == 1)
             #expect(try await harness.log().map { try $0.require("dispatch_id", as: String.self) } == [recent.lowercased()])
