@@ -6,6 +6,7 @@
 #
 #   bench/tracking/run.sh [--activities A] [--devices D] [--rate R] [--seconds S] [--latency-ms L]
 #                         [--fanout N] [--ingest-connections C] [--start-rate T] [--phases "P ..."]
+#                         [--budget "N M"]
 #   (defaults: 20,000 activities x 1 device, 1,000 updates/s for 20 s, 20 ms, 10,000 devices, 64,
 #    R/4 starts/s, every phase)
 # LIVEGATE_BENCH_PG_STATS=FOLDER writes each phase's PostgreSQL statements by total time to
@@ -25,6 +26,11 @@
 #              while it drains, and every activity ends on its last state.
 #   burst-off  the same with LIVEGATE_SUPERSESSION=off (a setting for measuring only): what the burst
 #              drains at when every update is sent in full.
+#   budget     sustained's load with the app under a priority budget (--budget "N M": N an hour, M on
+#              devices that allow frequent updates; default "5 20", so most activities pass it and every
+#              update reads its devices' settings): what counting costs. Repeat it beside sustained
+#              (--phases "sustained budget sustained budget ...") and the run ends with the ratios of
+#              their medians.
 #   starts     T/s push-to-start starts for S s, each its own activity for one of A users (one
 #              push-to-start token each), as an app starts one Live Activity per order: the same figures.
 #   floors     what the parts of a small dispatch cost alone here, with none of the gateway's work around
@@ -47,6 +53,7 @@ source scripts/lib/postgres.sh
 source bench/lib/setup.sh
 
 activities=20000 devices=1 rate=1000 seconds=20 latency=20 fanout=10000 ingest_connections=64 start_rate=
+budget="5 20"
 phases="fanout ingest sustained half burst burst-off starts floors"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -59,6 +66,7 @@ while [ $# -gt 0 ]; do
         --ingest-connections) ingest_connections=$2 ;;
         --start-rate) start_rate=$2 ;;
         --phases) phases=$2 ;;
+        --budget) budget=$2 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
     shift 2
@@ -117,6 +125,7 @@ phase_start() {
     local name=$1
     shift
     sql "DELETE FROM dispatches" >/dev/null
+    sql "DELETE FROM activity_priority_hours" >/dev/null
     phase_name=$name
     bench_statements -
     sim -X DELETE "$simulator/_sim/pushes" >/dev/null
@@ -284,6 +293,7 @@ floors_phase() {
 }
 
 rows=()
+budget_counts=()
 fanout_pps=- fanout_us=- ingest_rps=- ingest_gateway_us=- ingest_pg_us=- floor_http_us=
 for phase in $phases; do
     case "$phase" in
@@ -294,6 +304,13 @@ for phase in $phases; do
         burst) tracking burst $((rate * 2)) 20 $((activities / 20)) ;;
         burst-off) tracking burst-off $((rate * 2)) 20 $((activities / 20)) LIVEGATE_SUPERSESSION=off ;;
         starts) kind=start tracking starts "$start_rate" "$seconds" "$activities" ;;
+        budget)
+            read -r per_hour frequent_per_hour <<<"$budget"
+            "$bin" app set-priority-budget "$app_id" --per-hour "$per_hour" --frequent-per-hour "$frequent_per_hour" >/dev/null
+            tracking budget "$rate" "$seconds" "$activities"
+            budget_counts+=("$(sql "SELECT coalesce(sum(sent_high), 0), coalesce(sum(lowered), 0) FROM activity_priority_hours" | tr '|' ' ')")
+            "$bin" app set-priority-budget "$app_id" --off >/dev/null
+            ;;
         floors) floors_phase ;;
         *) echo "unknown phase $phase" >&2; exit 2 ;;
     esac
@@ -319,3 +336,20 @@ for row in "${rows[@]}"; do
     [ "$name" = sustained ] || continue
     [ "$fanout_pps" = - ] || echo "sustained delivered/s ÷ fan-out pushes/s: $(awk -v d="$delivered" -v f="$fanout_pps" 'BEGIN { printf "%.2f", d / f }')"
 done
+if [ ${#budget_counts[@]} -gt 0 ]; then
+    echo "budget \"$budget\": updates counted at priority 10 and lowered to 5, per budget phase: ${budget_counts[*]}"
+    # Medians of each figure over the sustained and budget phases, and budget ÷ sustained.
+    printf '%s\n' "${rows[@]}" | awk '
+        $1 == "sustained" || $1 == "budget" { d[$1] = d[$1] " " $4; g[$1] = g[$1] " " $(NF-2); p[$1] = p[$1] " " $(NF-1) }
+        function median(list,   n, a, i, j, t) {
+            n = split(list, a, " ")
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        END {
+            if (d["sustained"] == "" || d["budget"] == "") exit
+            printf "budget ÷ sustained, medians: delivered/s %.2f, gateway µs/dispatch %.2f, PostgreSQL µs/dispatch %.2f\n",
+                median(d["budget"]) / median(d["sustained"]), median(g["budget"]) / median(g["sustained"]),
+                median(p["budget"]) / median(p["sustained"])
+        }'
+fi
