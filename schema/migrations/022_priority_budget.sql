@@ -40,9 +40,10 @@ CREATE INDEX activity_device_states_frequent_idx
 -- below the device's budget; an `end` and an update with an alert always do. It counts as sent high
 -- when it went at 10 to some device, and as lowered when the budget lowered it for some device.
 -- `first_lowered`: the first lowering of the activity's clock hour, which is logged.
--- Activities are locked in (app, activity) order, so two gateways counting overlapping batches wait
--- for each other instead of deadlocking; an update counted before (a claim after a crash) keeps its
--- position and is not counted again.
+-- The batch's dispatches are locked first, in id order as every statement that writes several
+-- dispatches locks them, then activities in (app, activity) order, so two gateways counting overlapping
+-- batches wait for each other instead of deadlocking; an update counted before (a claim after a crash)
+-- keeps its position and is not counted again.
 CREATE FUNCTION livegate_count_priority(
     p_ids uuid[], p_budgets integer[], p_frequent_budgets integer[], p_standard boolean[], p_frequent boolean[])
 RETURNS TABLE (dispatch_id uuid, standing integer, keeps_high boolean, first_lowered boolean)
@@ -57,6 +58,7 @@ DECLARE
     high boolean;
     low boolean;
 BEGIN
+    PERFORM 1 FROM dispatches d WHERE d.id = ANY(p_ids) ORDER BY d.id FOR UPDATE;
     FOR r IN
         SELECT d.id, d.app_id, d.activity_id, d.budget_position,
                d.event = 'end' OR coalesce((d.payload::jsonb -> 'aps') ? 'alert', false) AS keeps,
