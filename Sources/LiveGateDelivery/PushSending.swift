@@ -116,6 +116,11 @@ struct PushSending: Sendable {
             let now = ContinuousClock.now
             let ready = pending.filter { attempts[$0].readyAt <= now }
             guard !ready.isEmpty else {
+                // A cancelled task cannot sleep: what waits goes now, as a cancelled retry always did.
+                if Task.isCancelled {
+                    for index in pending { attempts[index].readyAt = now }
+                    continue
+                }
                 let next = pending.map { attempts[$0].readyAt }.min()!
                 // In short steps, so that a stopped dispatch's waiting pushes end without waiting it out.
                 try? await Task.sleep(until: min(next, now + .milliseconds(100)), clock: .continuous)
