@@ -14,8 +14,10 @@ public final class APNsSender: Sendable {
 
     public init(tokens: ProviderTokenCache = ProviderTokenCache(), transport: HTTP2ClientConfiguration = .init()) {
         self.tokens = tokens
-        // Pushes echo `apns-id`, broadcasts `apns-request-id`: nothing else is read.
-        self.connections = APNsConnections(configuration: transport, responseHeaderNames: ["apns-id", "apns-request-id"])
+        // Pushes echo `apns-id`, broadcasts `apns-request-id`; a 429 may say when to try again
+        // (`retry-after`): nothing else is read.
+        self.connections = APNsConnections(
+            configuration: transport, responseHeaderNames: ["apns-id", "apns-request-id", "retry-after"])
     }
 
     public func send(_ push: LiveActivityPush, to destination: APNsDestination) async -> APNsSendResult {

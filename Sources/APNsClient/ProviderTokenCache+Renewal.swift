@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 
 extension ProviderTokenCache {
     /// Sends requests signed with the credentials' provider token, and once more, with a renewed token,
@@ -39,10 +40,14 @@ extension ProviderTokenCache {
 }
 
 extension APNsResponse {
-    /// What an HTTP/2 answer says as APNs words it: status, `apns-id`, `apns-request-id`, error body.
+    /// What an HTTP/2 answer says as APNs words it: status, `apns-id`, `apns-request-id`, `retry-after`,
+    /// error body.
     init(_ answer: HTTP2Response) {
+        let retryAfter = answer.headers["retry-after"]
         self.init(
             status: answer.status, body: answer.body, apnsID: answer.headers["apns-id"],
-            requestID: answer.headers["apns-request-id"])
+            requestID: answer.headers["apns-request-id"], retryAfter: retryAfter,
+            // The clock is read only for the rare answer that asks to wait.
+            now: retryAfter == nil ? 0 : Date().timeIntervalSince1970)
     }
 }

@@ -23,7 +23,7 @@ extension APNsSimulator {
             }
             let (failure, delay) = SimulatedBehavior.consume(
                 &state.appBehaviors, key: bundleID, rejections: &state.rejections, now: now)
-            if let failure { return Answer(status: failure.status, body: failure.body) }
+            if let failure { return Answer(status: failure.status, body: failure.body, headers: failure.headers) }
             var answer: Answer
             switch (route, method) {
             case (.allChannels, _):

@@ -191,7 +191,9 @@ package final class APNsSimulator: Sendable {
                     fault == nil
                     ? SimulatedBehavior.consume(&state.behaviors, key: token, rejections: &state.rejections, now: now)
                     : (nil, nil)
-                if let failure { return Answer(status: failure.status, body: failure.body, apnsID: apnsID) }
+                if let failure {
+                    return Answer(status: failure.status, body: failure.body, apnsID: apnsID, headers: failure.headers)
+                }
                 if fault?.accepts ?? true {
                     state.received.append(
                         SimulatedPush(

@@ -7,22 +7,28 @@ extension SimulatedBehavior {
     /// long to wait before answering normally.
     static func consume(
         _ behaviors: inout [String: SimulatedBehavior], key: String, rejections: inout [String: Int], now: Date
-    ) -> (failure: (status: Int, body: [UInt8])?, delay: TimeAmount?) {
-        let failure: (status: Int, reason: String)
+    ) -> (failure: (status: Int, body: [UInt8], headers: [(name: String, value: String)])?, delay: TimeAmount?) {
+        let failure: (status: Int, reason: String, retryAfter: String?)
         switch behaviors[key] {
         case .unregistered?:
-            failure = (410, "Unregistered")
-        case .fail(let status, let reason)?:
-            failure = (status, reason)
-        case .failFirst(let times, let status, let reason)? where times > 0:
-            behaviors[key] = times > 1 ? .failFirst(times: times - 1, status: status, reason: reason) : nil
-            failure = (status, reason)
+            failure = (410, "Unregistered", nil)
+        case .fail(let status, let reason, let retryAfter)?:
+            failure = (status, reason, retryAfter)
+        case .failFirst(let times, let status, let reason, let retryAfter)? where times > 0:
+            behaviors[key] =
+                times > 1 ? .failFirst(times: times - 1, status: status, reason: reason, retryAfter: retryAfter) : nil
+            failure = (status, reason, retryAfter)
         case .delay(let milliseconds)?:
             return (nil, .milliseconds(Int64(milliseconds)))
         default:
             return (nil, nil)
         }
         rejections[failure.reason, default: 0] += 1
-        return ((failure.status, APNsSimulator.reasonBody(failure.reason, status: failure.status, now: now)), nil)
+        return (
+            (
+                failure.status, APNsSimulator.reasonBody(failure.reason, status: failure.status, now: now),
+                failure.retryAfter.map { [("retry-after", $0)] } ?? []
+            ), nil
+        )
     }
 }

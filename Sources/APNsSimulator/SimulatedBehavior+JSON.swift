@@ -10,19 +10,22 @@ extension SimulatedBehavior {
 
     /// A control request's body (`PUT /_sim/tokens/<hex>`):
     /// - `{"delay_ms": N}`: answer normally after N milliseconds (at most 10 minutes);
-    /// - `{"status": S, "reason": R, "times": N}`: answer S (400–599) with R, the next N times or, without
-    ///   `times`, always. `reason` defaults to APNs's usual one for S; `{"status":410}` is `Unregistered`
-    ///   with its timestamp.
+    /// - `{"status": S, "reason": R, "times": N, "retry_after": A}`: answer S (400–599) with R, the next N
+    ///   times or, without `times`, always. `reason` defaults to APNs's usual one for S; `{"status":410}`
+    ///   is `Unregistered` with its timestamp. `retry_after` adds a `retry-after` header: whole seconds
+    ///   (a number or digits) or an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), sent as given.
     init(controlJSON body: [UInt8]) throws(ControlRequestError) {
         guard let object = (try? JSONValue.parse(body))?.objectValue else {
             throw ControlRequestError(#"the body must be a JSON object such as {"status":410} or {"delay_ms":200}"#)
         }
-        let known = ["status", "reason", "times", "delay_ms"]
+        let known = ["status", "reason", "times", "retry_after", "delay_ms"]
         if let unknown = object.keys.first(where: { !known.contains($0) }) {
-            throw ControlRequestError("unknown field '\(unknown)': use status, reason, times or delay_ms")
+            throw ControlRequestError("unknown field '\(unknown)': use status, reason, times, retry_after or delay_ms")
         }
         if object["delay_ms"] != nil {
-            guard object.count == 1 else { throw ControlRequestError("delay_ms cannot be combined with status, reason or times") }
+            guard object.count == 1 else {
+                throw ControlRequestError("delay_ms cannot be combined with status, reason, times or retry_after")
+            }
             self = .delay(milliseconds: try Self.integer(object, "delay_ms", in: 0...600_000))
             return
         }
@@ -41,12 +44,14 @@ extension SimulatedBehavior {
             }
             reason = usual
         }
+        let retryAfter = try Self.retryAfter(object["retry_after"])
         if object["times"] != nil {
-            self = .failFirst(times: try Self.integer(object, "times", in: 1...1_000_000), status: status, reason: reason)
-        } else if status == 410, reason == "Unregistered" {
+            self = .failFirst(
+                times: try Self.integer(object, "times", in: 1...1_000_000), status: status, reason: reason, retryAfter: retryAfter)
+        } else if status == 410, reason == "Unregistered", retryAfter == nil {
             self = .unregistered
         } else {
-            self = .fail(status: status, reason: reason)
+            self = .fail(status: status, reason: reason, retryAfter: retryAfter)
         }
     }
 
@@ -54,11 +59,29 @@ extension SimulatedBehavior {
     var controlJSON: JSONValue {
         switch self {
         case .unregistered: .object(["status": .integer(410), "reason": .string("Unregistered")])
-        case .fail(let status, let reason): .object(["status": .integer(status), "reason": .string(reason)])
-        case .failFirst(let times, let status, let reason):
-            .object(["status": .integer(status), "reason": .string(reason), "times": .integer(times)])
+        case .fail(let status, let reason, let retryAfter):
+            Self.failure(status: status, reason: reason, times: nil, retryAfter: retryAfter)
+        case .failFirst(let times, let status, let reason, let retryAfter):
+            Self.failure(status: status, reason: reason, times: times, retryAfter: retryAfter)
         case .delay(let milliseconds): .object(["delay_ms": .integer(milliseconds)])
         }
+    }
+
+    private static func failure(status: Int, reason: String, times: Int?, retryAfter: String?) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("status", .integer(status)), ("reason", .string(reason))]
+        if let times { members.append(("times", .integer(times))) }
+        if let retryAfter { members.append(("retry_after", .string(retryAfter))) }
+        return .object(JSONObject(members))
+    }
+
+    /// `retry_after`'s text as the header carries it: a whole number of seconds (0 to a day), or an
+    /// HTTP date as `RetryAfter` reads it.
+    private static func retryAfter(_ value: JSONValue?) throws(ControlRequestError) -> String? {
+        guard let value else { return nil }
+        if let seconds = value.numberLexeme.flatMap({ Int($0) }), (0...86_400).contains(seconds) { return String(seconds) }
+        if let text = value.stringValue, text.utf8.count <= 64, RetryAfter.wait(text, now: 0) != nil { return text }
+        throw ControlRequestError(
+            "retry_after must be seconds from 0 to 86400 or an HTTP date such as \"Sun, 06 Nov 1994 08:49:37 GMT\"")
     }
 
     private static func integer(_ object: JSONObject, _ key: String, in range: ClosedRange<Int>) throws(ControlRequestError) -> Int {

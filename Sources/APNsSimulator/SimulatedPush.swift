@@ -19,10 +19,12 @@ package struct SimulatedPush: Sendable {
 package enum SimulatedBehavior: Sendable, Equatable {
     /// 410 `Unregistered`, with the time the token became invalid.
     case unregistered
-    /// This status and reason, every time.
-    case fail(status: Int, reason: String)
-    /// This status and reason for the next `times` pushes, then normal answers.
-    case failFirst(times: Int, status: Int, reason: String)
+    /// This status and reason, every time; with a `retry-after` header when `retryAfter` is given (its
+    /// text as sent: seconds, or an HTTP date).
+    case fail(status: Int, reason: String, retryAfter: String? = nil)
+    /// This status and reason for the next `times` pushes, then normal answers; `retryAfter` as above.
+    /// `{"status":429,"times":3}` plays APNs throttling one device (429 TooManyRequests).
+    case failFirst(times: Int, status: Int, reason: String, retryAfter: String? = nil)
     /// Answer normally, but only after this long.
     case delay(milliseconds: Int)
 }

@@ -28,6 +28,8 @@ package final class DeliveryEngine: Service, Sendable {
     let logger: Logger
     let apps: ExpiringCache<UUID, App>
     let limit: InFlightLimit
+    /// The devices and channels APNs throttled (429 `TooManyRequests`), for every delivery of this engine.
+    let backoff: TokenBackoff
     private let stopping = NIOLockedValueBox(false)
     /// The dispatches this engine is delivering: never claimed again while it does.
     let delivering = NIOLockedValueBox(Deliveries())
@@ -53,6 +55,7 @@ package final class DeliveryEngine: Service, Sendable {
         self.logger = logger
         self.worker = worker
         self.limit = InFlightLimit(settings.maximumPushesInFlight)
+        self.backoff = TokenBackoff(policy: settings.pushRetry)
         self.apps = ExpiringCache(timeToLive: settings.appCacheTimeToLive)
         self.liveness = session.map { DeliveryLiveness(session: $0, logger: logger) }
         self.handoff = handoff
@@ -200,7 +203,11 @@ package final class DeliveryEngine: Service, Sendable {
     /// What a delivery of dispatches claimed (or handed over) under session `generation` works with.
     func context(claimedUnder generation: Int?) -> DeliveryContext {
         DeliveryContext(
-            queue: queue, sending: PushSending(sender: sender, limit: limit, retry: settings.pushRetry), settings: settings,
+            queue: queue,
+            sending: PushSending(
+                sender: sender, limit: limit, retry: settings.pushRetry, backoff: backoff,
+                maximumThrottleWait: settings.maximumThrottleWait),
+            settings: settings,
             worker: worker, logger: logger, isStopping: { [stopping] in stopping.withLockedValue { $0 } },
             ownership: DispatchOwnership(liveness: liveness, claimedUnder: generation))
     }

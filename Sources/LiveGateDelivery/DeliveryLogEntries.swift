@@ -32,6 +32,10 @@ enum DeliveryLogEntries {
             entry.apnsStatus = status
             entry.apnsReason = reason?.rawValue
             entry.message = "APNs refused the push (\(status)\(reason.map { " \($0)" } ?? "")); it is not retried."
+        case .gaveUp(let attempts, .answered(429, .tooManyRequests?)):
+            entry.apnsStatus = 429
+            entry.apnsReason = APNsReason.tooManyRequests.rawValue
+            entry.message = throttledGivenUp(attempts: attempts)
         case .gaveUp(let attempts, .answered(let status, let reason)):
             entry.apnsStatus = status
             entry.apnsReason = reason?.rawValue

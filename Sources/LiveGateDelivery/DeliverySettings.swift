@@ -27,6 +27,13 @@ package struct DeliverySettings: Sendable {
     // token is renewed once per send (`ProviderTokenCache`), and libcurl itself retries nothing.
     /// One push, retried in place on 429, 5xx and transport failures.
     package var pushRetry: RetryPolicy
+    /// The longest one push waits for its device (or channel) after APNs answered 429 `TooManyRequests`
+    /// (its `retry-after`, or the device's exponential backoff by `pushRetry`'s delays) before it is
+    /// given up. Only that device waits, but the page it is on is recorded once it is answered, so this
+    /// bounds how long one throttled device can hold its page. 30 seconds by default
+    /// (`LIVEGATE_DELIVERY_MAX_THROTTLE_WAIT_SECONDS`); a push is also given up when the wait would end
+    /// past its expiry.
+    package var maximumThrottleWait: Duration
     /// A page's pushes whose answers were lost (their connection failed) while others were answered:
     /// how many rounds, and the wait before each.
     package var resendRetry: RetryPolicy
@@ -64,7 +71,8 @@ package struct DeliverySettings: Sendable {
         handBackRetry: RetryPolicy = .init(maximumAttempts: 10, baseDelay: .seconds(5), maximumDelay: .seconds(600)),
         tokenLifetime: Duration = .seconds(12 * 3600), appCacheTimeToLive: Duration = .seconds(5),
         stopCheckInterval: Duration = .seconds(1), supersedes: Bool = true, supersededStopTimeout: Duration = .seconds(3),
-        channelRetention: Duration = .seconds(3600), handoverInterval: Duration = .milliseconds(10)
+        channelRetention: Duration = .seconds(3600), handoverInterval: Duration = .milliseconds(10),
+        maximumThrottleWait: Duration = .seconds(30)
     ) {
         self.pageSize = pageSize
         self.maximumPushesInFlight = maximumPushesInFlight
@@ -81,5 +89,6 @@ package struct DeliverySettings: Sendable {
         self.supersededStopTimeout = supersededStopTimeout
         self.channelRetention = channelRetention
         self.handoverInterval = handoverInterval
+        self.maximumThrottleWait = maximumThrottleWait
     }
 }

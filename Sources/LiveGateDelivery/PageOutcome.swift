@@ -20,6 +20,13 @@ struct PageOutcome: Sendable {
         for (target, sent) in zip(page, results) {
             guard let sent else { continue }
             progress.retried += sent.retries
+            if sent.throttling.answers > 0 {
+                progress.throttled += sent.throttling.answers
+                if progress.throttledEntry == nil {
+                    progress.throttledEntry = DeliveryLogEntries.throttled(
+                        sent.throttling, target: target, push: sent.push, dispatch: dispatch)
+                }
+            }
             if let status = sent.result.apnsStatus {
                 progress.answers.append(DeviceAnswer(dispatchID: dispatch.id, cursor: target.cursor, status: status))
             }

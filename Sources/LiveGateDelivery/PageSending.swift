@@ -43,7 +43,7 @@ struct PageSending: DeliveryStage {
             let range = offset..<(offset + page.targets.count)
             offset += page.targets.count
             let results = zip(sent[range], pushes[range]).map { result, push in
-                result.map { SentPush(result: $0.result, retries: $0.retries, push: push) }
+                result.map { SentPush(result: $0.result, retries: $0.retries, throttling: $0.throttling, push: push) }
             }
             if UnansweredResend.mayHelp(results) {
                 resent.append((outcomes.count, page, results))

@@ -10,5 +10,6 @@ typealias PushOutcome = Retried<PushResult>
 struct SentPush: Sendable {
     var result: PushResult
     var retries: Int
+    var throttling = Throttling()
     var push: LiveActivityPush
 }

@@ -46,8 +46,9 @@ extension RetriedResult {
     }
 }
 
-/// A result, and how many extra tries it took.
+/// A result, how many extra tries it took, and what APNs's 429 `TooManyRequests` did to it.
 struct Retried<Result: RetriedResult>: Sendable {
     var result: Result
     var retries: Int
+    var throttling = Throttling()
 }

@@ -39,7 +39,8 @@ struct UnansweredResend: DeliveryStage {
                 let retries = earlier.retries + 1 + outcome.retries
                 var result = outcome.result
                 if case .gaveUp(_, let problem) = result { result = .gaveUp(attempts: retries + 1, lastProblem: problem) }
-                results[index] = SentPush(result: result, retries: retries, push: earlier.push)
+                results[index] = SentPush(
+                    result: result, retries: retries, throttling: earlier.throttling.merged(with: outcome.throttling), push: earlier.push)
             }
             round += 1
         }

@@ -45,6 +45,7 @@ extension GatewayMetrics {
         apnsAnswerDuration, dispatchDeliveryDuration, startsConfirmed, startsUnconfirmed, startConfirmationDuration,
         deviceStateReports, channelMemberPushesSkipped, contentStateMismatches, priorityLowered, dispatchesWaiting, dispatchesScheduled,
         oldestWaitingDispatch,
+        apnsThrottled,
         databaseConnectionsInUse, databaseConnectionsOpen, databaseWaits, databaseWaitDuration,
     ]
 

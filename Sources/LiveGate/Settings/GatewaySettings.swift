@@ -102,6 +102,8 @@ package struct GatewaySettings: Sendable {
             "LIVEGATE_DELIVERY_POLL_MILLISECONDS", default: 250, range: 10...60_000, unit: .milliseconds(1))
         settings.pushRetry.maximumAttempts = try reader.integer(
             "LIVEGATE_DELIVERY_MAX_ATTEMPTS", default: settings.pushRetry.maximumAttempts, range: 1...20)
+        settings.maximumThrottleWait = try reader.duration(
+            "LIVEGATE_DELIVERY_MAX_THROTTLE_WAIT_SECONDS", default: 30, range: 1...3600, unit: .seconds(1))
         return settings
     }
 }

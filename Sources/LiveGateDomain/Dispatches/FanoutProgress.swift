@@ -16,6 +16,12 @@ package struct FanoutProgress: Sendable, Equatable {
     /// APNs's answer per device that got one: its last push (a start's: what its confirmations are
     /// counted against).
     package var answers: [DeviceAnswer] = []
+    /// APNs's 429 `TooManyRequests` answers for the page's devices, retried ones included: counted in
+    /// the activity's clock hour (`activity_priority_hours.throttled`).
+    package var throttled = 0
+    /// What the log says of the page's first throttled device, written only when the activity had no
+    /// 429 yet in the clock hour: once per activity and hour.
+    package var throttledEntry: ActivityLogEntry?
 
     package init(cursor: Int64, sent: Int = 0, failed: Int = 0, retried: Int = 0, removed: Int = 0) {
         self.cursor = cursor

@@ -16,6 +16,12 @@ extension GatewayMetrics {
         Counter(label: rateLimitRefusals.name, dimensions: [("route", route ?? unmatchedRoute)]).increment()
     }
 
+    /// APNs answered 429 `TooManyRequests` this many times for devices (`channel` false) or broadcast channels.
+    package static func apnsThrottled(_ answers: Int, channel: Bool = false) {
+        guard answers > 0 else { return }
+        Counter(label: apnsThrottled.name, dimensions: [("target", channel ? "channel" : "device")]).increment(by: answers)
+    }
+
     /// A delivery ended: if the dispatch finished done, how long it took from acceptance (or its `send_at`,
     /// if later) until now, its last device's push answered and recorded.
     package static func deliveryEnded(_ claimed: ClaimedDispatch, _ ending: DispatchEnding?, now: Date = Date()) {

@@ -10,6 +10,11 @@ package enum GatewayMetrics {
     package static let rateLimitRefusals = MetricDefinition(
         "livegate_rate_limit_refusals_total", .counter, labels: ["route"],
         help: "Requests refused with 429 because their workspace used up its hourly limit.")
+    package static let apnsThrottled = MetricDefinition(
+        "livegate_apns_throttled_total", .counter, labels: ["target"],
+        help:
+            "APNs's 429 TooManyRequests answers (one device, or one broadcast channel, got too many pushes), by target: device or channel. Only that target is backed off."
+    )
     package static let dispatchDeliveryDuration = MetricDefinition(
         "livegate_dispatch_delivery_duration_seconds", .histogram, labels: ["event"], buckets: tensOfMillisecondsToMinutes,
         help: "Per dispatch delivered to all its devices: time from acceptance (or its send_at, if later) to the last device's push.")

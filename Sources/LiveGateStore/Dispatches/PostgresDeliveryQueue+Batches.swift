@@ -149,8 +149,10 @@ extension PostgresDeliveryQueue {
             }
             try FanoutStatements.recordAnswers(inTokenOrder(starts), ofStart: true, on: connection)
             try FanoutStatements.recordAnswers(inTokenOrder(others), ofStart: false, on: connection)
+            // APNs's 429s counted in their activities' hours; the first of an hour is logged.
+            let throttled = try ThrottledHoursStatement.count(kept.map { ($0.claimed.dispatch, $0.progress) }, on: connection)
             for (app, entries) in Dictionary(grouping: kept, by: \.claimed.dispatch.appID) {
-                let log = entries.flatMap { $0.progress.log + $0.log }
+                let log = entries.flatMap { $0.progress.log + $0.log } + (throttled[app] ?? [])
                 _ = try ActivityLogStatement.insert(log, workspaceID: entries[0].claimed.dispatch.workspaceID, appID: app, on: connection)
             }
             return settled

@@ -102,7 +102,7 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
         }
         guard
             !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty
-                || !progress.answers.isEmpty
+                || !progress.answers.isEmpty || progress.throttled > 0
         else {
             return try await pool.withConnection(update)
         }
@@ -114,8 +114,10 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
             try FanoutStatements.recordAnswers(progress.answers, of: dispatch, on: connection)
             try FanoutStatements.removeDeadTokens(progress.deadTokens, of: dispatch, on: connection)
             try FanoutStatements.retireEndedTokens(progress.endedTokens, on: connection)
+            let throttled = try ThrottledHoursStatement.count([(dispatch, progress)], on: connection)
             try ActivityLogStatement.insert(
-                progress.log, workspaceID: dispatch.workspaceID, appID: dispatch.appID, on: connection)
+                progress.log + (throttled[dispatch.appID] ?? []), workspaceID: dispatch.workspaceID, appID: dispatch.appID,
+                on: connection)
             return recorded
         }
     }

@@ -188,11 +188,15 @@ struct APNsSimulatorControlTests {
         ("PUT", "/_sim/tokens/aabb", "{}", 400, #"{"error":"give status (with reason, times) or delay_ms"}"#),
         (
             "PUT", "/_sim/tokens/aabb", #"{"colour":"red"}"#, 400,
-            #"{"error":"unknown field 'colour': use status, reason, times or delay_ms"}"#
+            #"{"error":"unknown field 'colour': use status, reason, times, retry_after or delay_ms"}"#
         ),
         (
             "PUT", "/_sim/tokens/aabb", #"{"status":410,"delay_ms":5}"#, 400,
-            #"{"error":"delay_ms cannot be combined with status, reason or times"}"#
+            #"{"error":"delay_ms cannot be combined with status, reason, times or retry_after"}"#
+        ),
+        (
+            "PUT", "/_sim/tokens/aabb", #"{"status":429,"retry_after":"soon"}"#, 400,
+            #"{"error":"retry_after must be seconds from 0 to 86400 or an HTTP date such as \"Sun, 06 Nov 1994 08:49:37 GMT\""}"#
         ),
         ("PUT", "/_sim/tokens/aabb", #"{"status":200}"#, 400, #"{"error":"status must be an integer from 400 to 599"}"#),
         ("PUT", "/_sim/tokens/aabb", #"{"status":"410"}"#, 400, #"{"error":"status must be an integer from 400 to 599"}"#),

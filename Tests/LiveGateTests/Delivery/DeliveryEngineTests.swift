@@ -164,7 +164,11 @@ struct DeliveryEngineTests {
             #expect(try row.require("sent_count", as: Int.self) == 2)
             #expect(try row.require("retried_count", as: Int.self) == 3)
             #expect(try row.require("failed_count", as: Int.self) == 0)
-            #expect(try await harness.log().isEmpty)
+            // The 429s were APNs throttling one device: said once, the 500 not at all.
+            let log = try await harness.log()
+            #expect(log.count == 1)
+            #expect(try log.first?.decode("masked_token", as: String.self) == String(token(0x4b).suffix(8)))
+            #expect(try log.first?.decode("apns_reason", as: String.self) == "TooManyRequests")
         }
     }
 
