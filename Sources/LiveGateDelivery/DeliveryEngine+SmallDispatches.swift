@@ -84,14 +84,14 @@ extension DeliveryEngine {
     }
 
     /// The small dispatches with each budgeted one's standing, counted for all of them in one statement
-    /// (one with no device sends nothing and is not counted).
+    /// (one with no device sends nothing and is not counted; one counted by an earlier claim keeps its place).
     private func countedAgainstBudgets(_ small: [SmallDispatch]) async throws -> [SmallDispatch] {
-        let counts = small.compactMap { small -> PriorityCount? in
+        let counts = small.compactMap { small -> (claimed: ClaimedDispatch, count: PriorityCount)? in
             guard let budget = small.claimed.priorityBudget, !small.targets.isEmpty else { return nil }
-            return PriorityCount(dispatch: small.claimed.dispatch, budget: budget, targets: small.targets)
+            return (small.claimed, PriorityCount(dispatch: small.claimed.dispatch, budget: budget, targets: small.targets))
         }
         guard !counts.isEmpty else { return small }
-        let standings = try await queue.countPriority(counts)
+        let standings = try await PriorityCounting.standings(of: counts, queue: queue)
         return small.map { small in
             guard let standing = standings[small.id] else { return small }
             var claimed = small.claimed

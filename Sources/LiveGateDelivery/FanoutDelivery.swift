@@ -115,7 +115,7 @@ struct FanoutDelivery: DeliveryStage {
         }
         if let budget = claimed.priorityBudget {
             let count = PriorityCount(dispatch: dispatch, budget: budget, targets: first)
-            claimed.priorityStanding = try await queue.countPriority([count])[dispatch.id]
+            claimed.priorityStanding = try await PriorityCounting.standings(of: [(claimed, count)], queue: queue)[dispatch.id]
         }
         let standing = claimed.priorityStanding
         var sending = startSending(first, of: dispatch, standing: standing, to: destination)

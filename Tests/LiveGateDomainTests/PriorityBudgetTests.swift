@@ -69,3 +69,17 @@ struct PriorityBudgetTests {
         #expect(!refused.toFrequentDevices && refused.toStandardDevices)
     }
 }
+
+extension PriorityBudgetTests {
+    @Test(arguments: [
+        (LiveActivityEvent.update, #"{"aps":{"timestamp":1,"event":"update","content-state":{"alert":1}}}"#, false),
+        (.update, #"{"aps":{"timestamp":1,"event":"update","content-state":{},"alert":{"title":"Goal"}}}"#, true),
+        (.end, #"{"aps":{"timestamp":1,"event":"end","content-state":{}}}"#, true),
+    ])
+    func anEndOrAnAlertInTheApsKeepsPriority(event: LiveActivityEvent, payload: String, keeps: Bool) {
+        let dispatch = Dispatch(
+            workspaceID: UUID(), appID: UUID(), event: event, activityID: "a", externalID: nil, payload: Array(payload.utf8),
+            priority: .immediate, expiresAt: Date())
+        #expect(dispatch.keepsPriorityPastBudget == keeps)
+    }
+}

@@ -23,7 +23,8 @@ CREATE TABLE activity_priority_hours (
 CREATE INDEX activity_priority_hours_hour_idx ON activity_priority_hours (hour);
 
 -- Where a budgeted update stood when it was counted: the priority-10 updates its activity had in the
--- hour before it. Set once; a claim after a crash reads it instead of counting the update again.
+-- hour before it. Written with the dispatch's next record (a fan-out's page, a hand-back), so a claim
+-- after those reads it instead of counting the update again.
 ALTER TABLE dispatches ADD COLUMN budget_position integer;
 
 -- The device's latest frequent-updates setting for the app, whichever activity reported it: the user
@@ -32,69 +33,66 @@ CREATE INDEX activity_device_states_frequent_idx
     ON activity_device_states (app_id, device_id, frequent_pushes_reported_at DESC)
     WHERE frequent_pushes_enabled IS NOT NULL;
 
--- Counts the budgeted updates of `p_ids` (each with its app's budgets, and whether it goes to devices
--- on the standard budget, on the frequent one, or both) and returns where each stood: the priority-10
--- updates its activity had in the last hour, estimated as this clock hour's count plus the part of the
--- previous hour's that the last 60 minutes still cover (rounded up, so the estimate never falls below
--- what a device could have counted). An update goes at priority 10 to a device while that count is
--- below the device's budget; an `end` and an update with an alert always do. It counts as sent high
--- when it went at 10 to some device, and as lowered when the budget lowered it for some device.
--- `first_lowered`: the first lowering of the activity's clock hour, which is logged.
--- The batch's dispatches are locked first, in id order as every statement that writes several
--- dispatches locks them, then activities in (app, activity) order, so two gateways counting overlapping
--- batches wait for each other instead of deadlocking; an update counted before (a claim after a crash)
--- keeps its position and is not counted again.
+-- Counts a batch of budgeted updates, each of another activity (the caller splits batches where an
+-- activity repeats), and returns where each stood: the priority-10 updates its activity had in the last
+-- hour, estimated as this clock hour's count plus the part of the previous hour's that the last 60
+-- minutes still cover (rounded up, so the estimate never falls below what a device could have
+-- counted). An update goes at priority 10 to a device while that count is below the device's budget;
+-- one that keeps its priority (an end, an alert) always does. It counts as sent high when it went at 10
+-- to some device (`p_standard`: it goes to devices on the standard budget, `p_frequent`: to devices on
+-- the frequent one), and as lowered when the budget lowered it for some device. `first_lowered`: the
+-- first lowering of the activity's clock hour, which is logged.
+-- Set-based, whatever the batch's size: the hour rows are made, then locked in (app, activity) order
+-- (so gateways counting overlapping batches wait for each other instead of deadlocking), read with the
+-- previous hour's, and bumped, in two statements. The counts are soft state: the transaction commits
+-- without waiting for its WAL to be flushed, and a crash can lose the last few increments.
 CREATE FUNCTION livegate_count_priority(
-    p_ids uuid[], p_budgets integer[], p_frequent_budgets integer[], p_standard boolean[], p_frequent boolean[])
-RETURNS TABLE (dispatch_id uuid, standing integer, keeps_high boolean, first_lowered boolean)
+    p_apps uuid[], p_activities text[], p_keeps boolean[], p_budgets integer[], p_frequent_budgets integer[],
+    p_standard boolean[], p_frequent boolean[])
+RETURNS TABLE (ord integer, standing integer, first_lowered boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
-    r record;
     this_hour timestamptz := date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
     remaining double precision := 1 - extract(epoch FROM now() - this_hour) / 3600;
-    current_high integer;
-    current_lowered integer;
-    previous_high integer;
-    high boolean;
-    low boolean;
 BEGIN
-    PERFORM 1 FROM dispatches d WHERE d.id = ANY(p_ids) ORDER BY d.id FOR UPDATE;
-    FOR r IN
-        SELECT d.id, d.app_id, d.activity_id, d.budget_position,
-               d.event = 'end' OR coalesce((d.payload::jsonb -> 'aps') ? 'alert', false) AS keeps,
-               b.budget, coalesce(b.frequent_budget, b.budget) AS frequent_budget, b.standard, b.frequent
-        FROM unnest(p_ids, p_budgets, p_frequent_budgets, p_standard, p_frequent)
-             AS b(id, budget, frequent_budget, standard, frequent)
-        JOIN dispatches d ON d.id = b.id
-        ORDER BY d.app_id, d.activity_id, coalesce(d.send_at, d.created_at), d.sequence
-    LOOP
-        dispatch_id := r.id;
-        keeps_high := r.keeps;
-        first_lowered := false;
-        IF r.budget_position IS NOT NULL THEN
-            standing := r.budget_position;
-            RETURN NEXT;
-            CONTINUE;
-        END IF;
-        INSERT INTO activity_priority_hours (app_id, activity_id, hour) VALUES (r.app_id, r.activity_id, this_hour)
-            ON CONFLICT DO NOTHING;
-        SELECT h.sent_high, h.lowered INTO current_high, current_lowered FROM activity_priority_hours h
-            WHERE h.app_id = r.app_id AND h.activity_id = r.activity_id AND h.hour = this_hour
-            FOR UPDATE;
-        SELECT coalesce(max(h.sent_high), 0) INTO previous_high FROM activity_priority_hours h
-            WHERE h.app_id = r.app_id AND h.activity_id = r.activity_id AND h.hour = this_hour - interval '1 hour';
-        standing := current_high + ceil(previous_high * remaining)::integer;
-        high := r.keeps OR (r.standard AND standing < r.budget) OR (r.frequent AND standing < r.frequent_budget);
-        low := NOT r.keeps AND ((r.standard AND standing >= r.budget) OR (r.frequent AND standing >= r.frequent_budget));
-        IF high OR low THEN
-            UPDATE activity_priority_hours h
-                SET sent_high = h.sent_high + high::integer, lowered = h.lowered + low::integer
-                WHERE h.app_id = r.app_id AND h.activity_id = r.activity_id AND h.hour = this_hour;
-        END IF;
-        UPDATE dispatches d SET budget_position = standing WHERE d.id = r.id;
-        first_lowered := low AND current_lowered = 0;
-        RETURN NEXT;
-    END LOOP;
+    PERFORM set_config('synchronous_commit', 'off', true);
+    INSERT INTO activity_priority_hours (app_id, activity_id, hour)
+        SELECT b.app_id, b.activity_id, this_hour FROM unnest(p_apps, p_activities) AS b(app_id, activity_id)
+        ORDER BY b.app_id, b.activity_id
+        ON CONFLICT DO NOTHING;
+    RETURN QUERY
+    WITH b AS (
+        SELECT * FROM unnest(p_apps, p_activities, p_keeps, p_budgets, p_frequent_budgets, p_standard, p_frequent)
+             WITH ORDINALITY AS b(app_id, activity_id, keeps, budget, frequent_budget, standard, frequent, ord)
+    ),
+    locked AS (
+        SELECT h.app_id, h.activity_id, h.sent_high, h.lowered FROM activity_priority_hours h
+        WHERE (h.app_id, h.activity_id) IN (SELECT b.app_id, b.activity_id FROM b) AND h.hour = this_hour
+        ORDER BY h.app_id, h.activity_id
+        FOR UPDATE
+    ),
+    counted AS (
+        SELECT b.*, l.lowered AS lowered_before,
+               l.sent_high + ceil(coalesce(p.sent_high, 0) * remaining)::integer AS position
+        FROM b
+        JOIN locked l ON l.app_id = b.app_id AND l.activity_id = b.activity_id
+        LEFT JOIN activity_priority_hours p
+               ON p.app_id = b.app_id AND p.activity_id = b.activity_id AND p.hour = this_hour - interval '1 hour'
+    ),
+    decided AS (
+        SELECT c.*,
+               c.keeps OR (c.standard AND c.position < c.budget) OR (c.frequent AND c.position < c.frequent_budget) AS high,
+               NOT c.keeps AND ((c.standard AND c.position >= c.budget)
+                                OR (c.frequent AND c.position >= c.frequent_budget)) AS low
+        FROM counted c
+    ),
+    bumped AS (
+        UPDATE activity_priority_hours h
+        SET sent_high = h.sent_high + d.high::integer, lowered = h.lowered + d.low::integer
+        FROM decided d
+        WHERE h.app_id = d.app_id AND h.activity_id = d.activity_id AND h.hour = this_hour AND (d.high OR d.low)
+    )
+    SELECT d.ord::integer, d.position, d.low AND d.lowered_before = 0 FROM decided d;
 END
 $$;
 

@@ -24,10 +24,13 @@ package struct ClaimedDispatch: Sendable {
     package var priorityBudget: PriorityBudget? = nil
     /// Where it stood against that budget once counted: the priority each device gets.
     package var priorityStanding: PriorityStanding? = nil
+    /// Its place against the budget as an earlier claim counted and recorded it (a fan-out's page, a
+    /// hand-back): it keeps it, and is not counted again.
+    package var countedPosition: Int? = nil
 
     package init(
         dispatch: Dispatch, createdAt: Date, fanoutCursor: Int64, attempts: Int, broadcastRecorded: Bool, stop: DispatchStop? = nil,
-        deliveredBroadcastChannel: ChannelID? = nil, audience: Audience? = nil
+        deliveredBroadcastChannel: ChannelID? = nil, audience: Audience? = nil, countedPosition: Int? = nil
     ) {
         self.dispatch = dispatch
         self.createdAt = createdAt
@@ -37,6 +40,7 @@ package struct ClaimedDispatch: Sendable {
         self.stop = stop
         self.deliveredBroadcastChannel = deliveredBroadcastChannel
         self.audience = audience
+        self.countedPosition = countedPosition
     }
 }
 

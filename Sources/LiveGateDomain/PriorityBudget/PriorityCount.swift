@@ -7,12 +7,15 @@ package struct PriorityCount: Sendable {
     package let toStandardDevices: Bool
     /// It goes to devices whose app reported frequent updates allowed.
     package let toFrequentDevices: Bool
+    /// An `end` or an alert: it goes at priority 10 past the budget, and counts.
+    package let keepsPriority: Bool
 
     package init(dispatch: Dispatch, budget: PriorityBudget, toStandardDevices: Bool, toFrequentDevices: Bool) {
         self.dispatch = dispatch
         self.budget = budget
         self.toStandardDevices = toStandardDevices
         self.toFrequentDevices = toFrequentDevices
+        self.keepsPriority = dispatch.keepsPriorityPastBudget
     }
 
     /// For an update to `targets` (a fan-out: its first page, which stands for the rest).

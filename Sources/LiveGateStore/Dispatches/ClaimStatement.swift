@@ -48,7 +48,7 @@ enum ClaimStatement {
                       d.priority::int AS priority, d.expires_at, d.created_at, d.fanout_cursor, d.attempts,
                       d.send_at, d.broadcast_at IS NOT NULL AS broadcast_recorded,
                       CASE WHEN d.broadcast_status = 200 THEN d.broadcast_channel_id END AS delivered_channel,
-                      d.attributes_type, d.audience, d.segment_id,
+                      d.attributes_type, d.audience, d.segment_id, d.budget_position,
                       \(PostgresDeliveryQueue.stopColumn)
             """)
 
@@ -90,7 +90,8 @@ enum ClaimStatement {
                 createdAt: try row.require("created_at"), fanoutCursor: try row.require("fanout_cursor"),
                 attempts: try row.require("attempts"), broadcastRecorded: try row.require("broadcast_recorded"),
                 stop: try PostgresDeliveryQueue.stop(of: row),
-                deliveredBroadcastChannel: try row.decode("delivered_channel", as: String.self).map(ChannelID.init(rawValue:)))
+                deliveredBroadcastChannel: try row.decode("delivered_channel", as: String.self).map(ChannelID.init(rawValue:)),
+                countedPosition: try row.decode("budget_position"))
         }
     }
 }

@@ -90,15 +90,18 @@ enum DispatchBatchStatements {
             RETURNING d.id
             """)
 
-    /// Hands the dispatches of the arrays back, due at their times, with the retries counted; their
-    /// cursor stays, so their devices are sent to again. `$1` the worker.
+    /// Hands the dispatches of the arrays back, due at their times, with the retries counted and where
+    /// each stood against its app's priority budget ('' when not counted); their cursor stays, so their
+    /// devices are sent to again. `$1` the worker.
     static let release = PostgresStatement(
         name: "livegate_batch_release",
         sql: """
             UPDATE dispatches d
             SET status = 'pending', next_attempt_at = r.retry_at, leased_by = NULL, leased_until = NULL,
-                retried_count = d.retried_count + r.retried
-            FROM unnest($2::text[]::uuid[], $3::text[]::timestamptz[], $4::text[]::int[]) AS r(id, retry_at, retried)
+                retried_count = d.retried_count + r.retried, budget_position = coalesce(r.position, d.budget_position)
+            FROM (SELECT id, retry_at, retried, nullif(position, '')::int AS position
+                  FROM unnest($2::text[]::uuid[], $3::text[]::timestamptz[], $4::text[]::int[], $5::text[])
+                       AS r(id, retry_at, retried, position)) r
             WHERE d.id = r.id AND d.leased_by = $1 AND d.status = 'delivering'
             RETURNING d.id
             """)

@@ -127,6 +127,7 @@ extension PostgresDeliveryQueue {
                     [
                         worker, released.map(\.0.claimed.dispatch.id.lowercasedText),
                         released.map { PostgresTimestamp.format($0.1) }, released.map { String($0.0.progress.retried) },
+                        released.map { $0.0.claimed.priorityStanding.map { String($0.position) } ?? "" },
                     ])
                 for row in rows { settled.insert(try row.require("id")) }
             }

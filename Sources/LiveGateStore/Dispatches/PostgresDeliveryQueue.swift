@@ -89,13 +89,13 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
                 UPDATE dispatches
                 SET fanout_cursor = $3, sent_count = sent_count + $4, failed_count = failed_count + $5,
                     retried_count = retried_count + $6, removed_count = removed_count + $7,
-                    leased_until = now() + make_interval(secs => $8)
+                    leased_until = now() + make_interval(secs => $8), budget_position = coalesce($9, budget_position)
                 WHERE id = $1 AND leased_by = $2 AND status = 'delivering'
                 RETURNING \(Self.stopColumn)
                 """,
                 [
                     dispatch.id, worker, progress.cursor, progress.sent, progress.failed, progress.retried,
-                    progress.removed, lease.inSeconds,
+                    progress.removed, lease.inSeconds, claimed.priorityStanding?.position,
                 ])
             guard let row = rows.first else { return .leaseLost }
             return .recorded(stop: try Self.stop(of: row))

@@ -3,45 +3,68 @@ import LiveGateDomain
 import PostgresClient
 import UUIDText
 
-/// Counts a batch's budgeted updates against their apps' priority budgets in one round trip
-/// (`livegate_count_priority`, migration 022: each activity's hour row locked in turn, so gateways
-/// delivering one activity share one count), and logs each first lowering of an activity's hour in the
-/// same transaction. Only batches with a budgeted update run it: apps without a budget pay nothing.
+/// Counts a batch's budgeted updates against their apps' priority budgets (`livegate_count_priority`,
+/// migration 022: a few set-based statements however large the batch, each activity's hour row locked
+/// in turn, so gateways delivering one activity share one count), and logs each first lowering of an
+/// activity's hour in the same transaction. Only batches with a budgeted update run it: apps without a
+/// budget pay nothing.
 enum PriorityCountStatement {
     static let statement = PostgresStatement(
         name: "livegate_count_priority",
         sql: """
-            SELECT dispatch_id, standing, keeps_high, first_lowered
-            FROM livegate_count_priority($1::text[]::uuid[], $2::text[]::int[], $3::text[]::int[],
-                                         $4::text[]::boolean[], $5::text[]::boolean[])
+            SELECT ord, standing, first_lowered
+            FROM livegate_count_priority($1::text[]::uuid[], $2::text[], $3::text[]::boolean[], $4::text[]::int[],
+                                         $5::text[]::int[], $6::text[]::boolean[], $7::text[]::boolean[])
             """)
 
     static func count(_ counts: [PriorityCount], on connection: PostgresConnection) throws -> [UUID: PriorityStanding] {
-        guard !counts.isEmpty else { return [:] }
-        let rows = try connection.query(
-            statement,
-            [
-                counts.map(\.dispatch.id.lowercasedText), counts.map { String($0.budget.perHour) },
-                // Without a frequent budget, devices that allow frequent updates have the standard one.
-                counts.map { String($0.budget.frequentPerHour ?? $0.budget.perHour) },
-                counts.map { $0.toStandardDevices ? "t" : "f" }, counts.map { $0.toFrequentDevices ? "t" : "f" },
-            ])
-        let byID = Dictionary(counts.map { ($0.dispatch.id, $0) }, uniquingKeysWith: { first, _ in first })
         var standings: [UUID: PriorityStanding] = [:]
-        var lowered: [UUID: [(PriorityStanding, Dispatch)]] = [:]
-        for row in rows {
-            let id: UUID = try row.require("dispatch_id")
-            guard let count = byID[id] else { continue }
-            let standing = PriorityStanding(
-                budget: count.budget, position: try row.require("standing"), keepsPriority: try row.require("keeps_high"),
-                firstLowered: try row.require("first_lowered"))
-            standings[id] = standing
-            if standing.firstLowered { lowered[count.dispatch.appID, default: []].append((standing, count.dispatch)) }
+        var lowered: [UUID: [ActivityLogEntry]] = [:]
+        for round in rounds(counts) {
+            let rows = try connection.query(
+                statement,
+                [
+                    round.map(\.dispatch.appID.lowercasedText), round.map(\.dispatch.activityID), round.map { flag($0.keepsPriority) },
+                    round.map { String($0.budget.perHour) },
+                    // Without a frequent budget, devices that allow frequent updates have the standard one.
+                    round.map { String($0.budget.frequentPerHour ?? $0.budget.perHour) },
+                    round.map { flag($0.toStandardDevices) }, round.map { flag($0.toFrequentDevices) },
+                ])
+            for row in rows {
+                let count = round[try row.require("ord", as: Int.self) - 1]
+                let standing = PriorityStanding(
+                    budget: count.budget, position: try row.require("standing"), keepsPriority: count.keepsPriority,
+                    firstLowered: try row.require("first_lowered"))
+                standings[count.dispatch.id] = standing
+                if standing.firstLowered { lowered[count.dispatch.appID, default: []].append(standing.loweredEntry(for: count.dispatch)) }
+            }
         }
-        for (appID, ofApp) in lowered {
-            try ActivityLogStatement.insert(
-                ofApp.map { $0.0.loweredEntry(for: $0.1) }, workspaceID: ofApp[0].1.workspaceID, appID: appID, on: connection)
+        for (appID, entries) in lowered {
+            let workspaceID = counts.first { $0.dispatch.appID == appID }!.dispatch.workspaceID
+            try ActivityLogStatement.insert(entries, workspaceID: workspaceID, appID: appID, on: connection)
         }
         return standings
     }
+
+    /// The counts in rounds where each activity comes once, in the order given (oldest first): the
+    /// statement counts each round's activities side by side, and a burst's updates one after another.
+    static func rounds(_ counts: [PriorityCount]) -> [[PriorityCount]] {
+        var rounds: [[PriorityCount]] = []
+        var seen: [ActivityKey: Int] = [:]
+        for count in counts {
+            let key = ActivityKey(appID: count.dispatch.appID, activityID: count.dispatch.activityID)
+            let round = seen[key, default: 0]
+            seen[key] = round + 1
+            if round == rounds.count { rounds.append([]) }
+            rounds[round].append(count)
+        }
+        return rounds
+    }
+
+    private struct ActivityKey: Hashable {
+        let appID: UUID
+        let activityID: String
+    }
+
+    private static func flag(_ value: Bool) -> String { value ? "t" : "f" }
 }

@@ -125,26 +125,46 @@ struct PriorityBudgetDeliveryTests {
         }
     }
 
-    /// A dispatch counted once keeps its place when it is claimed again (after a crash): the count
-    /// does not grow, and it gets the same priority.
-    @Test func aDispatchCountedOnceIsNotCountedAgain() async throws {
+    /// A dispatch counted once keeps its place when it is handed back and claimed again: the claim reads
+    /// it, the count does not grow, and it gets the same priority.
+    @Test func aDispatchHandedBackKeepsItsPlaceAndIsNotCountedAgain() async throws {
         try await DeliveryHarness.with { harness in
             let queue = PostgresDeliveryQueue(pool: harness.database.pool)
             try await harness.register(token(0x63), device: "phone", tag: "match-4")
-            let id = try #require(UUID(uuidString: try await harness.update(#""content_state":{"score":1}"#, activityID: "match-4")))
-            let row = try await harness.database.pool.query(
-                "SELECT workspace_id, app_id, payload FROM dispatches WHERE id = $1", [id])[0]
-            let dispatch = Dispatch(
-                id: id, workspaceID: try row.require("workspace_id"), appID: try row.require("app_id"), event: .update,
-                activityID: "match-4", externalID: nil, payload: Array(try row.require("payload", as: String.self).utf8),
-                priority: .immediate, expiresAt: Date() + 3600)
+            _ = try await harness.update(#""content_state":{"score":1}"#, activityID: "match-4")
+            var claimed = try #require(try await queue.claim(worker: "w1", limit: 10, lease: .seconds(30)).first)
+            #expect(claimed.countedPosition == nil)
             let budget = try #require(PriorityBudget(perHour: 3))
-            let count = PriorityCount(dispatch: dispatch, budget: budget, toStandardDevices: true, toFrequentDevices: false)
-            let first = try #require(try await queue.countPriority([count])[id])
-            let again = try #require(try await queue.countPriority([count])[id])
-            #expect(first == again)
+            let count = PriorityCount(dispatch: claimed.dispatch, budget: budget, toStandardDevices: true, toFrequentDevices: false)
+            let first = try #require(try await PriorityCounting.standings(of: [(claimed, count)], queue: queue)[claimed.dispatch.id])
             #expect(first.position == 0 && !first.keepsPriority)
-            #expect(try await Self.hours(harness, activityID: "match-4").high == 1)
+            claimed.priorityStanding = first
+            #expect(try await queue.settle(DispatchSettlement(claimed, .handedBack(retryAt: Date())), worker: "w1"))
+
+            let again = try #require(try await queue.claim(worker: "w2", limit: 10, lease: .seconds(30)).first)
+            #expect(again.countedPosition == 0)
+            let standing = try await PriorityCounting.standings(of: [(again, count)], queue: queue)[again.dispatch.id]
+            #expect(standing == first)
+            #expect(try await Self.hours(harness, activityID: "match-4").high == 1, "counted once")
+        }
+    }
+
+    /// Updates of one activity counted together (a burst claimed in one batch) stand one after another.
+    @Test func updatesOfOneActivityCountedTogetherStandOneAfterAnother() async throws {
+        try await DeliveryHarness.with { harness in
+            let queue = PostgresDeliveryQueue(pool: harness.database.pool)
+            let budget = try #require(PriorityBudget(perHour: 2))
+            let dispatches = (0..<4).map { index in
+                Dispatch(
+                    workspaceID: harness.tenant.workspace.id, appID: harness.tenant.app.id, event: index == 3 ? .end : .update,
+                    activityID: index == 1 ? "other" : "burst", externalID: nil, payload: Array(#"{"aps":{}}"#.utf8),
+                    priority: .immediate, expiresAt: Date() + 3600)
+            }
+            let counts = dispatches.map { PriorityCount(dispatch: $0, budget: budget, toStandardDevices: true, toFrequentDevices: false) }
+            let standings = try await queue.countPriority(counts)
+            #expect(dispatches.map { standings[$0.id]?.position } == [0, 0, 1, 2])
+            #expect(standings[dispatches[3].id]?.keepsPriority == true, "an end")
+            #expect(try await Self.hours(harness, activityID: "burst").high == 3)
         }
     }
 
@@ -163,13 +183,14 @@ struct PriorityBudgetDeliveryTests {
                 """
                 SELECT ceil(60 * (1 - extract(epoch FROM now() - (date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')) / 3600))::int AS n
                 """)[0].require("n")
-            _ = try await harness.database.tenancy.setPriorityBudget(
-                appIdentifier: harness.tenant.app.identifier, budget: PriorityBudget(perHour: 1_000))
-            try await DeliveryServiceTests.running(harness.engine) {
-                try await Self.postOneByOne(harness, [#""content_state":{"score":1}"#], activityID: "match-5", devices: 1)
-            }
-            let position: Int = try await pool.query(
-                "SELECT budget_position FROM dispatches WHERE activity_id = 'match-5'")[0].require("budget_position")
+            let dispatch = Dispatch(
+                workspaceID: harness.tenant.workspace.id, appID: harness.tenant.app.id, event: .update, activityID: "match-5",
+                externalID: nil, payload: Array(#"{"aps":{}}"#.utf8), priority: .immediate, expiresAt: Date() + 3600)
+            let budget = try #require(PriorityBudget(perHour: 1_000))
+            let standings = try await PostgresDeliveryQueue(pool: pool).countPriority([
+                PriorityCount(dispatch: dispatch, budget: budget, toStandardDevices: true, toFrequentDevices: false)
+            ])
+            let position = try #require(standings[dispatch.id]).position
             // The statement ran a moment after the estimate above: the previous hour's share can only have shrunk.
             #expect(position <= expected && position >= expected - 1, "\(position) vs \(expected)")
         }
