@@ -18,6 +18,9 @@ CREATE TABLE activity_priority_hours (
     sent_high   integer NOT NULL DEFAULT 0,
     lowered     integer NOT NULL DEFAULT 0,
     throttled   integer NOT NULL DEFAULT 0,
+    -- Where the last update counted stood (its priority-10 updates in the hour before it): how the
+    -- counting statement answers, in the row it bumps.
+    last_position integer NOT NULL DEFAULT 0,
     PRIMARY KEY (app_id, activity_id, hour)
 );
 CREATE INDEX activity_priority_hours_hour_idx ON activity_priority_hours (hour);
@@ -40,59 +43,50 @@ CREATE INDEX activity_device_states_frequent_idx
 -- counted). An update goes at priority 10 to a device while that count is below the device's budget;
 -- one that keeps its priority (an end, an alert) always does. It counts as sent high when it went at 10
 -- to some device (`p_standard`: it goes to devices on the standard budget, `p_frequent`: to devices on
--- the frequent one), and as lowered when the budget lowered it for some device. `first_lowered`: the
--- first lowering of the activity's clock hour, which is logged.
--- Set-based, whatever the batch's size: the hour rows are made, then locked in (app, activity) order
--- (so gateways counting overlapping batches wait for each other instead of deadlocking), read with the
--- previous hour's, and bumped, in two statements. The counts are soft state: the transaction commits
--- without waiting for its WAL to be flushed, and a crash can lose the last few increments.
+-- the frequent one), and as lowered when the budget lowered it for some device; `lowered` comes back
+-- as the hour's count after it, so 1 marks the hour's first lowering.
+-- One upsert for the whole batch, in (app, activity) order, so gateways counting overlapping batches
+-- wait for each other instead of deadlocking: the previous hour's share comes in as the new row's
+-- `last_position`, and a row that exists adds its own count to it under its lock. The counts are soft
+-- state: the transaction commits without waiting for its WAL to be flushed, and a crash can lose the
+-- last few increments.
 CREATE FUNCTION livegate_count_priority(
     p_apps uuid[], p_activities text[], p_keeps boolean[], p_budgets integer[], p_frequent_budgets integer[],
     p_standard boolean[], p_frequent boolean[])
-RETURNS TABLE (ord integer, standing integer, first_lowered boolean)
+RETURNS TABLE (app_id uuid, activity_id text, standing integer, lowered integer)
 LANGUAGE plpgsql AS $$
 DECLARE
     this_hour timestamptz := date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
     remaining double precision := 1 - extract(epoch FROM now() - this_hour) / 3600;
 BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
-    INSERT INTO activity_priority_hours (app_id, activity_id, hour)
-        SELECT b.app_id, b.activity_id, this_hour FROM unnest(p_apps, p_activities) AS b(app_id, activity_id)
-        ORDER BY b.app_id, b.activity_id
-        ON CONFLICT DO NOTHING;
     RETURN QUERY
     WITH b AS (
         SELECT * FROM unnest(p_apps, p_activities, p_keeps, p_budgets, p_frequent_budgets, p_standard, p_frequent)
-             WITH ORDINALITY AS b(app_id, activity_id, keeps, budget, frequent_budget, standard, frequent, ord)
+             AS b(app_id, activity_id, keeps, budget, frequent_budget, standard, frequent)
     ),
-    locked AS (
-        SELECT h.app_id, h.activity_id, h.sent_high, h.lowered FROM activity_priority_hours h
-        WHERE (h.app_id, h.activity_id) IN (SELECT b.app_id, b.activity_id FROM b) AND h.hour = this_hour
-        ORDER BY h.app_id, h.activity_id
-        FOR UPDATE
-    ),
-    counted AS (
-        SELECT b.*, l.lowered AS lowered_before,
-               l.sent_high + ceil(coalesce(p.sent_high, 0) * remaining)::integer AS position
-        FROM b
-        JOIN locked l ON l.app_id = b.app_id AND l.activity_id = b.activity_id
-        LEFT JOIN activity_priority_hours p
+    s AS (
+        SELECT b.*, ceil(coalesce(p.sent_high, 0) * remaining)::integer AS share
+        FROM b LEFT JOIN activity_priority_hours p
                ON p.app_id = b.app_id AND p.activity_id = b.activity_id AND p.hour = this_hour - interval '1 hour'
-    ),
-    decided AS (
-        SELECT c.*,
-               c.keeps OR (c.standard AND c.position < c.budget) OR (c.frequent AND c.position < c.frequent_budget) AS high,
-               NOT c.keeps AND ((c.standard AND c.position >= c.budget)
-                                OR (c.frequent AND c.position >= c.frequent_budget)) AS low
-        FROM counted c
-    ),
-    bumped AS (
-        UPDATE activity_priority_hours h
-        SET sent_high = h.sent_high + d.high::integer, lowered = h.lowered + d.low::integer
-        FROM decided d
-        WHERE h.app_id = d.app_id AND h.activity_id = d.activity_id AND h.hour = this_hour AND (d.high OR d.low)
     )
-    SELECT d.ord::integer, d.position, d.low AND d.lowered_before = 0 FROM decided d;
+    INSERT INTO activity_priority_hours AS h (app_id, activity_id, hour, sent_high, lowered, last_position)
+    SELECT s.app_id, s.activity_id, this_hour,
+           (s.keeps OR (s.standard AND s.share < s.budget) OR (s.frequent AND s.share < s.frequent_budget))::integer,
+           (NOT s.keeps AND ((s.standard AND s.share >= s.budget) OR (s.frequent AND s.share >= s.frequent_budget)))::integer,
+           s.share
+    FROM s ORDER BY s.app_id, s.activity_id
+    ON CONFLICT ON CONSTRAINT activity_priority_hours_pkey DO UPDATE SET
+        last_position = h.sent_high + EXCLUDED.last_position,
+        sent_high = h.sent_high + (
+            SELECT (s.keeps OR (s.standard AND h.sent_high + s.share < s.budget)
+                    OR (s.frequent AND h.sent_high + s.share < s.frequent_budget))::integer
+            FROM s WHERE s.app_id = h.app_id AND s.activity_id = h.activity_id),
+        lowered = h.lowered + (
+            SELECT (NOT s.keeps AND ((s.standard AND h.sent_high + s.share >= s.budget)
+                                     OR (s.frequent AND h.sent_high + s.share >= s.frequent_budget)))::integer
+            FROM s WHERE s.app_id = h.app_id AND s.activity_id = h.activity_id)
+    RETURNING h.app_id, h.activity_id, h.last_position, h.lowered;
 END
 $$;
 

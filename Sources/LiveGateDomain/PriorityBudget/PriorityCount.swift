@@ -25,4 +25,11 @@ package struct PriorityCount: Sendable {
             toStandardDevices: targets.contains { $0.frequentPushesEnabled != true },
             toFrequentDevices: targets.contains { $0.frequentPushesEnabled == true })
     }
+
+    /// Whether an update standing at `position` is lowered for some device it goes to.
+    package func lowers(at position: Int) -> Bool {
+        guard !keepsPriority else { return false }
+        return (toStandardDevices && position >= budget.perHour)
+            || (toFrequentDevices && position >= budget.frequentPerHour ?? budget.perHour)
+    }
 }

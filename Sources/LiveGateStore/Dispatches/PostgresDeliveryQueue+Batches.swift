@@ -54,7 +54,7 @@ extension PostgresDeliveryQueue {
 
     package func countPriority(_ counts: [PriorityCount]) async throws -> [UUID: PriorityStanding] {
         guard !counts.isEmpty else { return [:] }
-        return try await pool.transaction { try PriorityCountStatement.count(counts, on: $0) }
+        return try await pool.withConnection { try PriorityCountStatement.count(counts, on: $0) }
     }
 
     package func supersededStillSending(before claimed: [ClaimedDispatch]) async throws -> [SupersededDelivery] {

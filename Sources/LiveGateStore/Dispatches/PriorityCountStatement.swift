@@ -4,19 +4,20 @@ import PostgresClient
 import UUIDText
 
 /// Counts a batch's budgeted updates against their apps' priority budgets (`livegate_count_priority`,
-/// migration 022: a few set-based statements however large the batch, each activity's hour row locked
-/// in turn, so gateways delivering one activity share one count), and logs each first lowering of an
-/// activity's hour in the same transaction. Only batches with a budgeted update run it: apps without a
-/// budget pay nothing.
+/// migration 022: one upsert however large the batch, each activity's hour row locked in turn, so
+/// gateways delivering one activity share one count), then logs each first lowering of an activity's
+/// hour. Only batches with a budgeted update run it: apps without a budget pay nothing.
 enum PriorityCountStatement {
     static let statement = PostgresStatement(
         name: "livegate_count_priority",
         sql: """
-            SELECT ord, standing, first_lowered
+            SELECT app_id, activity_id, standing, lowered
             FROM livegate_count_priority($1::text[]::uuid[], $2::text[], $3::text[]::boolean[], $4::text[]::int[],
                                          $5::text[]::int[], $6::text[]::boolean[], $7::text[]::boolean[])
             """)
 
+    /// Each count's standing. Not one transaction: the count commits on its own (without waiting for
+    /// its WAL), and a crash before the log entry is written loses that entry only.
     static func count(_ counts: [PriorityCount], on connection: PostgresConnection) throws -> [UUID: PriorityStanding] {
         var standings: [UUID: PriorityStanding] = [:]
         var lowered: [UUID: [ActivityLogEntry]] = [:]
@@ -30,13 +31,20 @@ enum PriorityCountStatement {
                     round.map { String($0.budget.frequentPerHour ?? $0.budget.perHour) },
                     round.map { flag($0.toStandardDevices) }, round.map { flag($0.toFrequentDevices) },
                 ])
+            let byActivity = Dictionary(
+                round.map { (ActivityKey(appID: $0.dispatch.appID, activityID: $0.dispatch.activityID), $0) },
+                uniquingKeysWith: { first, _ in first })
             for row in rows {
-                let count = round[try row.require("ord", as: Int.self) - 1]
+                guard let count = byActivity[ActivityKey(appID: try row.require("app_id"), activityID: try row.require("activity_id"))]
+                else { continue }
+                let position: Int = try row.require("standing")
+                // The hour's count after this update is 1: this was its first lowering.
+                let loweredInHour: Int = try row.require("lowered")
+                let first = count.lowers(at: position) && loweredInHour == 1
                 let standing = PriorityStanding(
-                    budget: count.budget, position: try row.require("standing"), keepsPriority: count.keepsPriority,
-                    firstLowered: try row.require("first_lowered"))
+                    budget: count.budget, position: position, keepsPriority: count.keepsPriority, firstLowered: first)
                 standings[count.dispatch.id] = standing
-                if standing.firstLowered { lowered[count.dispatch.appID, default: []].append(standing.loweredEntry(for: count.dispatch)) }
+                if first { lowered[count.dispatch.appID, default: []].append(standing.loweredEntry(for: count.dispatch)) }
             }
         }
         for (appID, entries) in lowered {
