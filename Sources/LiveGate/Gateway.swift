@@ -44,9 +44,10 @@ package enum Gateway {
         // Updates committed here go to this gateway's engine without a claim.
         let handoff = settings.deliveryEnabled ? DeliveryHandoff(doorbell: doorbell, stops: stops) : nil
         let commits = DeliveryCommits(doorbell: doorbell, stops: stops, handoff: handoff)
+        let events = PostgresEventInterest(pool: pool)
         var dependencies = GatewayDependencies.postgres(
             pool: pool, dispatchCommit: settings.dispatchCommit, commits: commits,
-            channelManager: APNsChannelManager(tokens: providerTokens, transport: transport))
+            channelManager: APNsChannelManager(tokens: providerTokens, transport: transport), events: events)
         dependencies.clock = clock
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
         // stops, unspent quota goes back, then the pool closes.
@@ -58,12 +59,20 @@ package enum Gateway {
             ChannelManagerService(manager: dependencies.channelManager),
             HousekeepingService(
                 pool: pool, tokenLifetime: settings.delivery.tokenLifetime, logSettings: settings.activityLog,
+                eventRetention: settings.eventRetention,
                 channels: EndedChannelDeletion(
                     store: dependencies.channels, tenancy: dependencies.tenancy, manager: dependencies.channelManager,
                     logger: logger),
                 logger: logger),
             PeriodicService.plannerStatistics(pool: pool, logger: logger),
             PeriodicService.unconfirmedStarts(pool: pool, after: settings.startConfirmWindow, logger: logger),
+            // Who subscribes to which events: every gateway writes them within this long of a change.
+            PeriodicService(
+                every: max(settings.delivery.appCacheTimeToLive, .seconds(1)), logger: logger,
+                failure: "could not read event subscriptions"
+            ) {
+                try await events.reload()
+            },
         ]
         if configuration.metrics != nil {
             services.append(PeriodicService.dispatchBacklog(pool: pool, interval: settings.metricsRefresh, logger: logger))
@@ -71,7 +80,7 @@ package enum Gateway {
         var engine: DeliveryEngine?
         if settings.deliveryEnabled {
             let delivery = DeliveryEngine(
-                queue: PostgresDeliveryQueue(pool: pool, supersedes: settings.delivery.supersedes),
+                queue: PostgresDeliveryQueue(pool: pool, supersedes: settings.delivery.supersedes, events: events),
                 tenancy: dependencies.tenancy, sender: APNsSender(tokens: providerTokens, transport: transport),
                 settings: settings.delivery, doorbell: doorbell, stops: stops, logger: logger, worker: worker,
                 // Its own connection: a crash ends the session, and other gateways take over at once.

@@ -9,20 +9,27 @@ extension GatewayDependencies {
     /// of every dispatch committed, superseded or cancelled here.
     package static func postgres(
         pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(),
-        commits: (any DispatchCommitListener)? = nil, channelManager: APNsChannelManager = APNsChannelManager()
+        commits: (any DispatchCommitListener)? = nil, channelManager: APNsChannelManager = APNsChannelManager(),
+        events: PostgresEventInterest? = nil
     ) -> GatewayDependencies {
-        GatewayDependencies(
+        var dependencies = GatewayDependencies(
             checkDatabase: { _ = try await pool.query("SELECT 1") },
             tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
-            tokens: PostgresTokenRegistry(pool: pool), deviceStates: PostgresDeviceStates(pool: pool),
+            tokens: PostgresTokenRegistry(pool: pool, events: events), deviceStates: PostgresDeviceStates(pool: pool, events: events),
             activityRecords: PostgresActivityRecords(pool: pool), pushToStartHealth: PostgresPushToStartHealth(pool: pool),
             userAttributes: PostgresUserAttributes(pool: pool), segments: PostgresSegmentStore(pool: pool),
             activityTypes: PostgresActivityTypeStore(pool: pool),
-            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, listener: commits),
+            dispatches: PostgresDispatchStore(pool: pool, commitSettings: dispatchCommit, listener: commits, events: events),
             activityLog: PostgresActivityLog(pool: pool), rateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool)),
             usersTrackRateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .usersTrackHours)),
             tokenTagRateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .appMinutes), windowSeconds: 60),
             channels: PostgresChannelStore(pool: pool), channelManager: channelManager,
             dispatchRecords: PostgresDispatchRecords(pool: pool), commits: commits)
+        dependencies.events = PostgresEventLog(pool: pool)
+        dependencies.eventInterest = events
+        if let events {
+            dependencies.reloadEventInterest = { @Sendable in try await events.reload() }
+        }
+        return dependencies
     }
 }

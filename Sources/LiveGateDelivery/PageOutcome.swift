@@ -11,9 +11,10 @@ struct PageOutcome: Sendable {
     /// Set when no push of the page reached APNs: the dispatch is worth retrying later as a whole.
     var unreachable: PushResult.RetriableProblem?
 
-    /// Tallies each device's result: counts, tokens to remove or retire, log entries. A nil result is
-    /// a push not sent because the dispatch was stopped: it counts nowhere.
-    init(page: [FanoutTarget], results: [SentPush?], dispatch: Dispatch) {
+    /// Tallies each device's result: counts, tokens to remove or retire, log entries, and with
+    /// `recordsPushes` each push for its event. A nil result is a push not sent because the dispatch was
+    /// stopped: it counts nowhere.
+    init(page: [FanoutTarget], results: [SentPush?], dispatch: Dispatch, recordsPushes: Bool = false) {
         progress = FanoutProgress(cursor: page.last?.cursor ?? 0)
         var unreachableCount = 0
         var lastUnreachable: PushResult.RetriableProblem?
@@ -29,6 +30,12 @@ struct PageOutcome: Sendable {
             }
             if let status = sent.result.apnsStatus {
                 progress.answers.append(DeviceAnswer(dispatchID: dispatch.id, cursor: target.cursor, status: status))
+            }
+            if recordsPushes {
+                progress.pushes.append(
+                    PushRecord(
+                        maskedToken: String(target.token.hex.suffix(8)), externalID: target.externalID, status: sent.result.apnsStatus,
+                        reason: sent.result.apnsReason?.rawValue, apnsID: sent.push.apnsID, priority: sent.push.priority.rawValue))
             }
             switch sent.result {
             case .delivered:

@@ -49,7 +49,10 @@ struct PageSending: DeliveryStage {
                 resent.append((outcomes.count, page, results))
                 outcomes.append(nil)
             } else {
-                outcomes.append(PageOutcome(page: page.targets, results: results, dispatch: page.dispatch))
+                outcomes.append(
+                    PageOutcome(
+                        page: page.targets, results: results, dispatch: page.dispatch,
+                        recordsPushes: queue.wantsPushEvents(for: page.dispatch)))
             }
         }
         guard !resent.isEmpty else { return outcomes.map { $0! } }
@@ -60,7 +63,10 @@ struct PageSending: DeliveryStage {
                     await UnansweredResend(context: context)
                         .resend(&waiting.results, of: waiting.page.dispatch, to: destination, unless: waiting.page.stop)
                     return (
-                        waiting.index, PageOutcome(page: waiting.page.targets, results: waiting.results, dispatch: waiting.page.dispatch)
+                        waiting.index,
+                        PageOutcome(
+                            page: waiting.page.targets, results: waiting.results, dispatch: waiting.page.dispatch,
+                            recordsPushes: queue.wantsPushEvents(for: waiting.page.dispatch))
                     )
                 }
             }

@@ -45,6 +45,15 @@ package enum PushResult: Sendable, Equatable, RetriedResult {
         }
     }
 
+    /// APNs's reason for its last answer, when it gave one.
+    var apnsReason: APNsReason? {
+        switch self {
+        case .delivered, .credentialUnusable, .gaveUp(_, .unreachable): nil
+        case .tokenRemoved(_, let reason, _), .credentialRejected(let reason): reason
+        case .refused(_, let reason), .gaveUp(_, .answered(_, let reason)): reason
+        }
+    }
+
     /// True when APNs was not reached at all: the whole dispatch is worth retrying later.
     var isUnreachable: Bool {
         if case .gaveUp(_, .unreachable) = self { return true }

@@ -14,6 +14,8 @@ package struct Housekeeping: Sendable {
         package var payloadMismatches = 0
         /// Activities' priority-budget counts (one row per activity and hour).
         package var priorityHours = 0
+        /// Events past their retention.
+        package var events = 0
         package var dispatches = 0
         package var rateLimitWindows = 0
         package var tokenTagWindows = 0
@@ -36,7 +38,9 @@ package struct Housekeeping: Sendable {
     /// finished dispatches and device state reports older than `retention`, push-to-start removals older
     /// than two days, quota windows of past hours and registration windows of past minutes, and
     /// `Idempotency-Key` answers past their 24 hours.
-    package func run(tokenLifetime: Duration, retention: Duration) async throws -> Report {
+    package func run(
+        tokenLifetime: Duration, retention: Duration, eventRetention: Duration = .seconds(7 * 86_400)
+    ) async throws -> Report {
         let lifetime = tokenLifetime.inSeconds
         let kept = retention.inSeconds
         var report = Report()
@@ -65,6 +69,8 @@ package struct Housekeeping: Sendable {
         report.tokenTagWindows = try await deleteInBatches(
             "token_tag_rate_windows", where: "window_start < now() - make_interval(secs => $1)", 3600)
         report.idempotencyKeys = try await purgeExpiredIdempotencyKeys()
+        report.events = try await deleteInBatches(
+            "events", where: "occurred_at < now() - make_interval(secs => $1)", eventRetention.inSeconds)
         report.deviceStates = try await deleteInBatches(
             "activity_device_states", where: "received_at < now() - make_interval(secs => $1)", kept)
         // Token health reads the last day of removals; one more day of grace.

@@ -5,9 +5,12 @@ import PostgresClient
 /// Device state reports in `activity_device_states`, each applied in one transaction with what it changes.
 package struct PostgresDeviceStates: DeviceStateRepository {
     let pool: PostgresConnectionPool
+    /// Who subscribes to `device.state`: written with the report it describes.
+    let events: (any EventInterest)?
 
-    package init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool, events: (any EventInterest)? = nil) {
         self.pool = pool
+        self.events = events
     }
 
     /// A report replaces the row's state unless the row's is newer by the device's clock; at the same
@@ -62,6 +65,9 @@ package struct PostgresDeviceStates: DeviceStateRepository {
                     report.frequentPushesEnabled,
                 ])
             guard let row = rows.first, try row.require("applied", as: Bool.self) else { return DeviceStateOutcome(applied: false) }
+            if events?.wants(.deviceState, workspaceID: app.workspaceID, appID: app.id) == true {
+                try EventStatement.insert([.deviceState(report, app: app)], on: connection)
+            }
             if report.state.isOver {
                 // Retired as an `end` retires it; a token registered after this report arrived (a new
                 // activity under the same tag) is kept.

@@ -6,22 +6,48 @@ import PostgresClient
 /// Tokens in `activity_tokens` and `push_to_start_tokens`; users and aliases made on first sight.
 package struct PostgresTokenRegistry: TokenRegistry {
     let pool: PostgresConnectionPool
+    /// Who subscribes to `token.*` events: written with the change they describe.
+    let events: (any EventInterest)?
 
-    package init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool, events: (any EventInterest)? = nil) {
         self.pool = pool
+        self.events = events
+    }
+
+    /// Which token events of the app anyone subscribes to.
+    private func wanted(_ app: App) -> Set<EventType> {
+        guard let events else { return [] }
+        return Set(
+            [EventType.tokenRegistered, .tokenRotated, .tokenRemoved].filter {
+                events.wants($0, workspaceID: app.workspaceID, appID: app.id)
+            })
     }
 
     @discardableResult
     package func apply(_ registration: TokenRegistration, app: App) async throws -> ConfirmedStarts {
         let (table, scopeColumn, scope) = Self.target(of: registration.kind)
+        let wanted = wanted(app)
         guard let token = registration.token else {
             // Removing needs no user: the registration is the device's, whoever it belonged to.
-            try await pool.query(
-                "DELETE FROM \(table) WHERE app_id = $1 AND \(scopeColumn) = $2 AND device_id = $3",
-                [app.id, scope, registration.deviceID])
+            let removal = "DELETE FROM \(table) WHERE app_id = $1 AND \(scopeColumn) = $2 AND device_id = $3 RETURNING push_token"
+            guard wanted.contains(.tokenRemoved) else {
+                try await pool.query(removal, [app.id, scope, registration.deviceID])
+                return ConfirmedStarts()
+            }
+            try await pool.transaction { connection in
+                for row in try connection.query(removal, [app.id, scope, registration.deviceID]) {
+                    let event = OutgoingEvent.token(
+                        .tokenRemoved, kind: registration.kind, app: app, deviceID: registration.deviceID,
+                        externalID: registration.externalID, token: try row.require("push_token"), reason: "unregistered")
+                    try EventStatement.insert([event], on: connection)
+                }
+            }
             return ConfirmedStarts()
         }
         return try await pool.transaction { connection in
+            if !wanted.isEmpty {
+                try Self.writeTokenEvent(registration, token: token, app: app, wanted: wanted, on: connection)
+            }
             let userID = try UserResolution.findOrCreate(
                 externalID: registration.externalID, alias: registration.alias, workspaceID: app.workspaceID,
                 on: connection)
@@ -37,6 +63,29 @@ package struct PostgresTokenRegistry: TokenRegistry {
                 userID: userID, app: app, on: connection)
             return confirmed
         }
+    }
+
+    /// `token.registered` when the device had no token here, `token.rotated` when it had another: read
+    /// (and locked) before the upsert, only while someone subscribes.
+    private static func writeTokenEvent(
+        _ registration: TokenRegistration, token: PushToken, app: App, wanted: Set<EventType>, on connection: PostgresConnection
+    ) throws {
+        let (table, scopeColumn, scope) = Self.target(of: registration.kind)
+        let previous: String? = try connection.query(
+            "SELECT push_token FROM \(table) WHERE app_id = $1 AND \(scopeColumn) = $2 AND device_id = $3 FOR UPDATE",
+            [app.id, scope, registration.deviceID]
+        ).first?.require("push_token")
+        let type: EventType
+        switch previous {
+        case nil: type = .tokenRegistered
+        case token.hex?: return
+        default: type = .tokenRotated
+        }
+        guard wanted.contains(type) else { return }
+        let event = OutgoingEvent.token(
+            type, kind: registration.kind, app: app, deviceID: registration.deviceID, externalID: registration.externalID,
+            token: token.hex, previousToken: previous)
+        try EventStatement.insert([event], on: connection)
     }
 
     /// A device keeps its user when a later call does not name one (the SDK may not know it yet), and

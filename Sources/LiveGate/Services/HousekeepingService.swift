@@ -14,6 +14,7 @@ package struct HousekeepingService: Service {
     let housekeeping: Housekeeping
     let tokenLifetime: Duration
     let retention: Duration
+    let eventRetention: Duration
     let interval: Duration
     /// Nil: channels are left alone (a gateway that manages none).
     let channels: EndedChannelDeletion?
@@ -21,11 +22,13 @@ package struct HousekeepingService: Service {
 
     package init(
         pool: PostgresConnectionPool, tokenLifetime: Duration, logSettings: ActivityLogSettings,
-        interval: Duration = .seconds(600), channels: EndedChannelDeletion? = nil, logger: Logger
+        eventRetention: Duration = .seconds(7 * 86_400), interval: Duration = .seconds(600), channels: EndedChannelDeletion? = nil,
+        logger: Logger
     ) {
         self.housekeeping = Housekeeping(pool: pool)
         self.tokenLifetime = tokenLifetime
         self.retention = logSettings.retention
+        self.eventRetention = eventRetention
         self.interval = interval
         self.channels = channels
         self.logger = logger
@@ -34,7 +37,8 @@ package struct HousekeepingService: Service {
     package func run() async throws {
         while !Task.isShuttingDownGracefully {
             do {
-                let report = try await housekeeping.run(tokenLifetime: tokenLifetime, retention: retention)
+                let report = try await housekeeping.run(
+                    tokenLifetime: tokenLifetime, retention: retention, eventRetention: eventRetention)
                 if report != .init() {
                     logger.debug(
                         "housekeeping",

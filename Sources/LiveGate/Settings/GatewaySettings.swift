@@ -26,6 +26,8 @@ package struct GatewaySettings: Sendable {
     package var activityLog: ActivityLogSettings
     /// How long after a push-to-start finished its devices have to confirm it (`UnconfirmedStarts`).
     package var startConfirmWindow: Duration
+    /// How long events are kept for webhooks and `GET /events`.
+    package var eventRetention: Duration = .seconds(7 * 86_400)
 
     /// `host` and `port`, when given (command-line flags), win over `LIVEGATE_HOST` and `LIVEGATE_PORT`.
     package init(_ reader: SettingsReader = SettingsReader(), host: String? = nil, port: Int? = nil) throws {
@@ -70,6 +72,8 @@ package struct GatewaySettings: Sendable {
             retention: try reader.duration("LIVEGATE_ACTIVITY_LOG_RETENTION_HOURS", default: 60, range: 1...8760, unit: .seconds(3600)))
         startConfirmWindow = try reader.duration(
             "LIVEGATE_START_CONFIRM_SECONDS", default: 300, range: 1...86_400, unit: .seconds(1))
+        eventRetention = try reader.duration(
+            "LIVEGATE_EVENTS_RETENTION_HOURS", default: 168, range: 1...8760, unit: .seconds(3600))
     }
 
     private static func transport(_ reader: SettingsReader) throws -> HTTP2ClientConfiguration {

@@ -78,6 +78,9 @@ package func buildRouter(
     router.addRoutes(SegmentController(authenticator: authenticator, segments: dependencies.segments).routes)
     router.addRoutes(ActivityTypeController(authenticator: authenticator, apps: apps, types: activityTypes).routes)
     router.addRoutes(PriorityBudgetController(authenticator: authenticator, apps: apps, tenancy: dependencies.tenancy).routes)
+    if let events = dependencies.events {
+        router.addRoutes(EventsController(authenticator: authenticator, apps: apps, events: events).routes)
+    }
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

@@ -39,6 +39,12 @@ package struct GatewayDependencies: Sendable {
     package var commits: (any DispatchCommitListener)?
     /// Tests set a fixed time to check payload timestamps exactly.
     package var clock: MessageClock = .system
+    /// The events written, for `GET /events` and webhook senders; nil: none are read.
+    package var events: (any EventLog)?
+    /// Who subscribes to which events (nil: nothing is written).
+    package var eventInterest: (any EventInterest)?
+    /// Re-reads who subscribes, at once: after this gateway changes a webhook endpoint.
+    package var reloadEventInterest: (@Sendable () async throws -> Void)?
 
     package init(
         checkDatabase: @escaping @Sendable () async throws -> Void, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,

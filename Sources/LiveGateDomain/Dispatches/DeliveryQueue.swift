@@ -41,6 +41,9 @@ package protocol FanoutProgressRecords: Sendable {
     func segmentAudience(_ id: UUID, workspaceID: UUID) async throws -> JSONValue?
     /// How many devices the whole fan-out has (for a log entry when none can be sent).
     func targetCount(of claimed: ClaimedDispatch, tokenLifetime: Duration) async throws -> Int
+    /// Whether anyone subscribes to the dispatch's `push.sent` or `push.failed` events: only then does
+    /// a page keep each push for them (`FanoutProgress.pushes`).
+    func wantsPushEvents(for dispatch: Dispatch) -> Bool
     /// Records a page of fan-out that is not its last (counts, cursor, token removals, log entries)
     /// atomically and extends the lease; says whether the dispatch was superseded or cancelled
     /// meanwhile. Its last page is recorded with its end (`DispatchBatchQueue.settle`).
@@ -61,6 +64,10 @@ package protocol DispatchChannels: Sendable {
     /// How many devices with a token under the dispatch's tag follow `channelID`: the token pushes a
     /// broadcast to it saves.
     func channelMembers(of claimed: ClaimedDispatch, channelID: ChannelID) async throws -> Int
+}
+
+extension FanoutProgressRecords {
+    package func wantsPushEvents(for dispatch: Dispatch) -> Bool { false }
 }
 
 extension DispatchLeases {

@@ -22,6 +22,9 @@ package struct FanoutProgress: Sendable, Equatable {
     /// What the log says of the page's first throttled device, written only when the activity had no
     /// 429 yet in the clock hour: once per activity and hour.
     package var throttledEntry: ActivityLogEntry?
+    /// Each device's push and answer, for `push.sent` and `push.failed` events: kept only while someone
+    /// subscribes to them (`FanoutProgressRecords.wantsPushEvents`).
+    package var pushes: [PushRecord] = []
 
     package init(cursor: Int64, sent: Int = 0, failed: Int = 0, retried: Int = 0, removed: Int = 0) {
         self.cursor = cursor

@@ -98,6 +98,7 @@ extension PostgresDeliveryQueue {
         guard !settlements.isEmpty else { return [] }
         return try await pool.transaction { connection in
             var settled: Set<UUID> = []
+            var endEvents: [OutgoingEvent] = []
             // Locked in id order (UUID's order is PostgreSQL's, byte by byte), as supersession locks what it
             // supersedes (its rows come sorted by id): a batch ending while a commit supersedes some of its
             // dispatches cannot deadlock with it.
@@ -115,7 +116,21 @@ extension PostgresDeliveryQueue {
                         progress.map { String($0.cursor) }, progress.map { String($0.sent) }, progress.map { String($0.failed) },
                         progress.map { String($0.retried) }, progress.map { String($0.removed) },
                     ])
-                for row in rows { settled.insert(try row.require("id")) }
+                let byID = Dictionary(finished.map { ($0.0.claimed.dispatch.id, $0.0.claimed.dispatch) }, uniquingKeysWith: { a, _ in a })
+                for row in rows {
+                    let id: UUID = try row.require("id")
+                    settled.insert(id)
+                    guard let events, let dispatch = byID[id],
+                        let state = DispatchState(rawValue: try row.require("status")),
+                        let event = OutgoingEvent.finished(
+                            dispatch, state: state,
+                            counts: DispatchCounts(
+                                sent: try row.require("sent_count"), failed: try row.require("failed_count"),
+                                removed: try row.require("removed_count"))),
+                        events.wants(event.type, workspaceID: dispatch.workspaceID, appID: dispatch.appID)
+                    else { continue }
+                    endEvents.append(event)
+                }
             }
             let released = settlements.compactMap { settlement -> (DispatchSettlement, Date)? in
                 guard case .handedBack(let retryAt) = settlement.ending else { return nil }
@@ -150,6 +165,8 @@ extension PostgresDeliveryQueue {
             }
             try FanoutStatements.recordAnswers(inTokenOrder(starts), ofStart: true, on: connection)
             try FanoutStatements.recordAnswers(inTokenOrder(others), ofStart: false, on: connection)
+            // Each push's event, then each end's, for those someone subscribes to.
+            try EventStatement.insert(kept.flatMap { pushEvents($0.progress, of: $0.claimed.dispatch) } + endEvents, on: connection)
             // APNs's 429s counted in their activities' hours; the first of an hour is logged.
             let throttled = try ThrottledHoursStatement.count(kept.map { ($0.claimed.dispatch, $0.progress) }, on: connection)
             for (app, entries) in Dictionary(grouping: kept, by: \.claimed.dispatch.appID) {

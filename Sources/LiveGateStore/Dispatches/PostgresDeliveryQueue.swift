@@ -10,14 +10,34 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
     let supersedes: Bool
     /// When claims last looked for the dispatches of workers whose session ended.
     private let deadSessionSearch: DeadSessionSearch
+    /// Who subscribes to which events: pushes and ends are written as events only for them.
+    let events: (any EventInterest)?
 
     /// `deadSessionInterval`: how often claims look for the dispatches of workers whose session ended
     /// (each look reads every dispatch being delivered); expired leases and due dispatches are read by
     /// every claim.
-    package init(pool: PostgresConnectionPool, supersedes: Bool = true, deadSessionInterval: Duration = .seconds(1)) {
+    package init(
+        pool: PostgresConnectionPool, supersedes: Bool = true, deadSessionInterval: Duration = .seconds(1),
+        events: (any EventInterest)? = nil
+    ) {
         self.pool = pool
         self.supersedes = supersedes
         self.deadSessionSearch = DeadSessionSearch(interval: deadSessionInterval)
+        self.events = events
+    }
+
+    package func wantsPushEvents(for dispatch: Dispatch) -> Bool {
+        guard let events else { return false }
+        return events.wants(.pushSent, workspaceID: dispatch.workspaceID, appID: dispatch.appID)
+            || events.wants(.pushFailed, workspaceID: dispatch.workspaceID, appID: dispatch.appID)
+    }
+
+    /// The push events of a page or an end, for the types someone subscribes to.
+    func pushEvents(_ progress: FanoutProgress, of dispatch: Dispatch) -> [OutgoingEvent] {
+        guard let events, !progress.pushes.isEmpty else { return [] }
+        return progress.pushes.map { OutgoingEvent.push($0, of: dispatch) }.filter {
+            events.wants($0.type, workspaceID: dispatch.workspaceID, appID: dispatch.appID)
+        }
     }
 
     package func claim(
@@ -102,7 +122,7 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
         }
         guard
             !progress.deadTokens.isEmpty || !progress.endedTokens.isEmpty || !progress.log.isEmpty
-                || !progress.answers.isEmpty || progress.throttled > 0
+                || !progress.answers.isEmpty || progress.throttled > 0 || !progress.pushes.isEmpty
         else {
             return try await pool.withConnection(update)
         }
@@ -114,6 +134,7 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
             try FanoutStatements.recordAnswers(progress.answers, of: dispatch, on: connection)
             try FanoutStatements.removeDeadTokens(progress.deadTokens, of: dispatch, on: connection)
             try FanoutStatements.retireEndedTokens(progress.endedTokens, on: connection)
+            try EventStatement.insert(pushEvents(progress, of: dispatch), on: connection)
             let throttled = try ThrottledHoursStatement.count([(dispatch, progress)], on: connection)
             try ActivityLogStatement.insert(
                 progress.log + (throttled[dispatch.appID] ?? []), workspaceID: dispatch.workspaceID, appID: dispatch.appID,

@@ -14,17 +14,21 @@ package final class PostgresDispatchStore: DispatchStore {
     private let starts: GroupCommitQueue<PendingStart, StartResolution>
     private let listener: (any DispatchCommitListener)?
     private let supersedes: Bool
+    /// Who subscribes to `dispatch.accepted`: written with the dispatches it describes.
+    private let events: (any EventInterest)?
 
     /// `listener`: told of every commit; nil when no delivery engine runs beside the store.
     package init(
-        pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), listener: (any DispatchCommitListener)? = nil
+        pool: PostgresConnectionPool, commitSettings: DispatchCommitSettings = .init(), listener: (any DispatchCommitListener)? = nil,
+        events: (any EventInterest)? = nil
     ) {
         self.pool = pool
         self.listener = listener
+        self.events = events
         let supersedes = commitSettings.supersedes
         self.supersedes = supersedes
         self.updates = GroupCommitQueue(settings: commitSettings) { batch in
-            await Self.writeUpdates(batch, supersede: supersedes, pool: pool, listener: listener)
+            await Self.writeUpdates(batch, supersede: supersedes, pool: pool, listener: listener, events: events)
         }
         self.starts = GroupCommitQueue(settings: commitSettings) { batch in
             await Self.writeStarts(batch, pool: pool, listener: listener)
@@ -42,10 +46,12 @@ package final class PostgresDispatchStore: DispatchStore {
             return .committed(respond(resolution))
         }
         let supersede = supersedes
+        let events = events
         let resolved = NIOLockedValueBox<UpdateResolution?>(nil)
         let outcome = try await pool.transaction { connection in
             try IdempotencyRecords.run(idempotency, workspaceID: dispatch.workspaceID, on: connection) {
-                let resolution = try UpdateDispatchStatement.insert([dispatch], supersede: supersede, on: connection)[0].resolution
+                let resolution = try UpdateDispatchStatement.insert(
+                    [dispatch], supersede: supersede, events: events, on: connection)[0].resolution
                 resolved.withLockedValue { $0 = resolution }
                 return respond(resolution)
             }
@@ -102,13 +108,14 @@ package final class PostgresDispatchStore: DispatchStore {
     /// One statement for the whole batch (`UpdateDispatchStatement`), written and handed over as
     /// `writeHandingOver` says.
     package static func writeUpdates(
-        _ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool, listener: (any DispatchCommitListener)? = nil
+        _ batch: [Dispatch], supersede: Bool, pool: PostgresConnectionPool, listener: (any DispatchCommitListener)? = nil,
+        events: (any EventInterest)? = nil
     ) async
         -> [Result<UpdateResolution, any Error>]
     {
         await writeHandingOver(batch, dispatch: \.self, listener: listener) { dispatches, lease in
             try await pool.withConnection { connection in
-                try UpdateDispatchStatement.insert(dispatches, supersede: supersede, lease: lease, on: connection)
+                try UpdateDispatchStatement.insert(dispatches, supersede: supersede, lease: lease, events: events, on: connection)
             }
         }
     }

@@ -40,7 +40,15 @@ enum UpdateDispatchStatement {
             ),
             superseded AS (\(SupersessionStatement.supersede(
                 olderThanRowsOf: "newer", newest: "n.position DESC",
-                olderCondition: "coalesce(older.send_at, older.created_at) <= now()")))
+                olderCondition: "coalesce(older.send_at, older.created_at) <= now()"))),
+            -- Each `dispatch.accepted` event someone subscribes to ($15, '' for none), with its dispatch.
+            accepted_events AS (
+                INSERT INTO events (workspace_id, app_id, type, data)
+                SELECT b.workspace_id, b.app_id, 'dispatch.accepted', e.data
+                FROM batch b JOIN unnest($15::text[]) WITH ORDINALITY AS e(data, position) ON e.position = b.position
+                WHERE e.data <> ''
+                ORDER BY b.position
+            )
             SELECT position, EXISTS (
                 SELECT 1 FROM activity_tokens t
                 WHERE t.app_id = batch.app_id AND t.activity_id = batch.activity_id
@@ -59,8 +67,10 @@ enum UpdateDispatchStatement {
 
     /// `supersede` false leaves older dispatches alone (a setting for measuring what supersession saves).
     /// `lease`: the dispatches sent now are written leased as it says (`DispatchCommitListener`).
+    /// `events`: who subscribes to `dispatch.accepted`; its events are written in the same statement.
     static func insert(
-        _ dispatches: [Dispatch], supersede: Bool, lease: CommitLease? = nil, on connection: PostgresConnection
+        _ dispatches: [Dispatch], supersede: Bool, lease: CommitLease? = nil, events: (any EventInterest)? = nil,
+        on connection: PostgresConnection
     ) throws
         -> [CommittedDispatch<UpdateResolution>]
     {
@@ -83,6 +93,12 @@ enum UpdateDispatchStatement {
                 lease?.worker ?? "",
                 lease?.session,
                 (lease?.lease ?? .zero).inSeconds,
+                dispatches.map { dispatch in
+                    guard events?.wants(.dispatchAccepted, workspaceID: dispatch.workspaceID, appID: dispatch.appID) == true else {
+                        return ""
+                    }
+                    return String(decoding: OutgoingEvent.accepted(dispatch).fields.serialized(), as: UTF8.self)
+                },
             ])
         return try result.map { row in
             CommittedDispatch(

@@ -26,7 +26,7 @@ package final class PostgresEventInterest: EventInterest {
             """
             SELECT workspace_id, app_id, event_types, false AS everything FROM webhook_endpoints
             UNION ALL
-            SELECT DISTINCT workspace_id, NULL, '{}'::text[], true FROM api_keys
+            SELECT DISTINCT workspace_id, NULL::uuid, '{}'::text[], true FROM api_keys
             WHERE revoked_at IS NULL AND 'events.read' = ANY(permissions)
             """)
         var loaded = EventSubscriptions()

@@ -1,0 +1,195 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import LiveGate
+import LiveGateAPI
+import LiveGateDelivery
+import LiveGateDomain
+@testable import LiveGateStore
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresClient
+import TestSupport
+import Testing
+
+/// Events written beside what they describe, and `GET /events` paging through them: only while someone
+/// subscribes, only the workspace's own, in an order no late commit can break.
+@Suite("Events out: written and pulled", .requiresPostgres)
+struct EventsPullTests {
+    /// One page of `GET /events`: the events, and the cursor for the next.
+    static func page(
+        _ client: some TestClientProtocol, key: String, after: String? = nil, limit: Int = 100, extra: String = ""
+    ) async throws -> (events: [JSONValue], next: String?, status: HTTPResponse.Status) {
+        var query = "limit=\(limit)\(extra)"
+        if let after { query += "&after=\(after)" }
+        let response = try await client.execute(
+            uri: "/events?\(query)", method: .get, headers: [.authorization: "Bearer \(key)"], body: nil)
+        let text = String(buffer: response.body)
+        let events = try text.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        return (events, response.headers[HTTPField.Name("LiveGate-Next-Cursor")!], response.status)
+    }
+
+    /// The workspace's events, page by page, until `count` came (or 10 s passed). An event is readable
+    /// once every transaction older than its own is over, in any database of the server: under other
+    /// tests' load that can take a moment, and a reader asks again from its cursor.
+    static func all(
+        _ client: some TestClientProtocol, key: String, count: Int, limit: Int = 2
+    ) async throws -> [JSONValue] {
+        var events: [JSONValue] = []
+        var after: String?
+        let deadline = ContinuousClock.now + .seconds(10)
+        while events.count < count, ContinuousClock.now < deadline {
+            let page = try await page(client, key: key, after: after, limit: limit)
+            #expect(page.status == .ok)
+            events += page.events
+            after = page.next
+            if page.events.count < limit { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        // Nothing more comes after what was expected.
+        try await Task.sleep(for: .milliseconds(100))
+        events += try await page(client, key: key, after: after, limit: 100).events
+        return events
+    }
+
+    @Test func anUpdateAndItsPushesAndEndAreEventsInOrder() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.parts.dependencies.reloadEventInterest?()
+            try await harness.register(token(0x81), device: "phone", tag: "order-1", externalID: "fan-1")
+            let accepted = NIOLockedValueBox("")
+            try await DeliveryServiceTests.running(harness.engine) {
+                let id = try await harness.update(#""content_state":{"stage":"cooking"}"#, activityID: "order-1")
+                accepted.withLockedValue { $0 = id }
+                try await DeliveryServiceTests.waitUntil("the dispatch is done", timeout: .seconds(20)) {
+                    try await harness.dispatch(id).require("status", as: String.self) == "done"
+                }
+            }
+            let app = harness.tenant.app.identifier
+            let id = accepted.withLockedValue { $0 }
+            try await harness.api { client in
+                let events = try await Self.all(client, key: harness.tenant.secret, count: 4)
+                #expect(events.map { $0["type"]?.stringValue } == ["token.registered", "dispatch.accepted", "push.sent", "dispatch.done"])
+                #expect(Set(events.compactMap { $0["id"]?.stringValue }).count == 4, "each its own id")
+                #expect(
+                    events.allSatisfy {
+                        $0["app_id"]?.stringValue == app
+                            && $0["workspace_id"]?.stringValue == harness.tenant.workspace.id.uuidString.lowercased()
+                    })
+                let sent = events[2]
+                #expect(sent["dispatch_id"]?.stringValue == id.lowercased())
+                #expect(sent["activity_id"]?.stringValue == "order-1")
+                #expect(sent["external_id"]?.stringValue == "fan-1")
+                #expect(sent["token"]?.stringValue == String(token(0x81).suffix(8)))
+                #expect(sent["apns_status"]?.numberLexeme == "200")
+                #expect(sent["priority"]?.numberLexeme == "10")
+                let apnsID = try #require(sent["apns_id"]?.stringValue)
+                #expect(harness.simulator.received.first?.headers["apns-id"]?.lowercased() == apnsID)
+                #expect(events[3]["sent"]?.numberLexeme == "1" && events[3]["status"]?.stringValue == "done")
+
+                let pushes = try await Self.page(client, key: harness.tenant.secret, extra: "&type=push.sent,push.failed")
+                #expect(pushes.events.map { $0["type"]?.stringValue } == ["push.sent"])
+            }
+        }
+    }
+
+    /// No reader and no endpoint: nothing is written.
+    @Test func nothingIsWrittenWhileNoOneSubscribes() async throws {
+        try await DeliveryHarness.with { harness in
+            // The tenant's key has every permission: without events.read, no one reads the workspace's events.
+            _ = try await harness.database.pool.query("UPDATE api_keys SET permissions = array_remove(permissions, 'events.read')")
+            try await harness.parts.dependencies.reloadEventInterest?()
+            try await harness.register(token(0x82), device: "phone", tag: "order-2")
+            try await DeliveryServiceTests.running(harness.engine) {
+                let id = try await harness.update(#""content_state":{"stage":"cooking"}"#, activityID: "order-2")
+                try await DeliveryServiceTests.waitUntil("the dispatch is done", timeout: .seconds(20)) {
+                    try await harness.dispatch(id).require("status", as: String.self) == "done"
+                }
+            }
+            #expect(try await harness.database.count("SELECT count(*) FROM events") == 0)
+        }
+    }
+
+    /// Tokens and device states: registered, rotated, a state, removed; and another workspace reads none
+    /// of it.
+    @Test func tokensAndStatesAreEventsOfTheirWorkspaceOnly() async throws {
+        try await DeliveryHarness.with { harness in
+            let other = try await harness.database.makeTenant()
+            try await harness.parts.dependencies.reloadEventInterest?()
+            try await harness.register(token(0x83), device: "phone", tag: "order-3")
+            try await harness.register(token(0x84), device: "phone", tag: "order-3")
+            try await harness.register(token(0x84), device: "phone", tag: "order-3")
+            try await harness.api { client in
+                let reported = try await client.reportState(harness.tenant, device: "phone", activity: "order-3", state: "active")
+                #expect(reported.status == .created)
+                let removed = try await client.post(
+                    "/push_token_tag",
+                    #"{"app_id":"\#(harness.tenant.app.identifier)","device_id":"phone","tag":"order-3","push_token":null}"#, key: nil)
+                #expect(removed.status == .created)
+                let events = try await Self.all(client, key: harness.tenant.secret, count: 4)
+                #expect(
+                    events.map { $0["type"]?.stringValue }
+                        == ["token.registered", "token.rotated", "device.state", "token.removed"], "the same token again is no event")
+                #expect(events[1]["previous_token"]?.stringValue == String(token(0x83).suffix(8)))
+                #expect(events[1]["token"]?.stringValue == String(token(0x84).suffix(8)))
+                #expect(events[2]["state"]?.stringValue == "active" && events[2]["device_id"]?.stringValue == "phone")
+                #expect(events[3]["reason"]?.stringValue == "unregistered" && events[3]["token_kind"]?.stringValue == "update")
+                #expect(try await Self.all(client, key: other.secret, count: 0).isEmpty)
+            }
+        }
+    }
+
+    /// An event whose transaction commits after a later one's is not passed over: neither is read until
+    /// the older transaction is over, then both come, the older first.
+    @Test func anEventCommittedLateIsNotSkipped() async throws {
+        try await DeliveryHarness.with { harness in
+            let workspace = harness.tenant.workspace.id
+            let appID = harness.tenant.app.id
+            let event = { @Sendable (n: Int) in
+                OutgoingEvent(.deviceState, workspaceID: workspace, appID: appID, fields: ["n": .number(String(n))])
+            }
+            // The older transaction writes its event, then stays open until told to commit.
+            let state = NIOLockedValueBox((inserted: false, commit: false))
+            let pool = harness.database.pool
+            let slow = Task {
+                try await pool.transaction { connection in
+                    try EventStatement.insert([event(1)], on: connection)
+                    state.withLockedValue { $0.inserted = true }
+                    while !state.withLockedValue({ $0.commit }) { usleep(10_000) }
+                }
+            }
+            try await DeliveryServiceTests.waitUntil("the older transaction wrote its event") { state.withLockedValue { $0.inserted } }
+            try await pool.transaction { try EventStatement.insert([event(2)], on: $0) }
+            try await harness.api { client in
+                let first = try await Self.page(client, key: harness.tenant.secret)
+                #expect(first.events.isEmpty, "the later event waits for the older transaction")
+                state.withLockedValue { $0.commit = true }
+                try await slow.value
+                var second: [JSONValue] = []
+                var after = first.next
+                try await DeliveryServiceTests.waitUntil("both events are readable", timeout: .seconds(10)) {
+                    let page = try await Self.page(client, key: harness.tenant.secret, after: after)
+                    second += page.events
+                    after = page.next
+                    return second.count >= 2
+                }
+                #expect(second.map { $0["n"]?.numberLexeme } == ["1", "2"], "the older transaction's event first")
+                let third = try await Self.page(client, key: harness.tenant.secret, after: after)
+                #expect(third.events.isEmpty && third.next == after)
+            }
+        }
+    }
+
+    @Test func aBadCursorOrTypeIsRefusedAndAKeyWithoutThePermissionGetsNothing() async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant()
+            let limited = try await database.makeTenant(permissions: [.liveActivityUpdate])
+            try await TestGateway.app(database).test(.router) { client async throws in
+                let bad = try await Self.page(client, key: tenant.secret, after: "yesterday", extra: "&type=push.maybe")
+                #expect(bad.status == .badRequest)
+                let denied = try await Self.page(client, key: limited.secret)
+                #expect(denied.status == .forbidden)
+            }
+        }
+    }
+}
