@@ -126,6 +126,7 @@ phase_start() {
     shift
     sql "DELETE FROM dispatches" >/dev/null
     sql "DELETE FROM activity_priority_hours" >/dev/null
+    sql "VACUUM activity_priority_hours" >/dev/null
     phase_name=$name
     bench_statements -
     sim -X DELETE "$simulator/_sim/pushes" >/dev/null

@@ -22,7 +22,7 @@ CREATE TABLE activity_priority_hours (
     -- counting statement answers, in the row it bumps.
     last_position integer NOT NULL DEFAULT 0,
     PRIMARY KEY (app_id, activity_id, hour)
-);
+) WITH (fillfactor = 50);  -- room on each page, so an hour's bumps stay HOT (no new index entries)
 CREATE INDEX activity_priority_hours_hour_idx ON activity_priority_hours (hour);
 
 -- Where a budgeted update stood when it was counted: the priority-10 updates its activity had in the
