@@ -25,6 +25,9 @@ extension GatewayDependencies {
             tokenTagRateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .appMinutes), windowSeconds: 60),
             channels: PostgresChannelStore(pool: pool), channelManager: channelManager,
             dispatchRecords: PostgresDispatchRecords(pool: pool), commits: commits)
+        var records = PostgresDispatchRecords(pool: pool)
+        records.events = events
+        dependencies.dispatchRecords = records
         dependencies.events = PostgresEventLog(pool: pool)
         dependencies.eventInterest = events
         if let events {

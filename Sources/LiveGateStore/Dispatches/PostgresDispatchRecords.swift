@@ -8,6 +8,8 @@ import PostgresClient
 /// superseded or cancelled already shows so (its worker stops at its next batch).
 package struct PostgresDispatchRecords: DispatchRecords {
     let pool: PostgresConnectionPool
+    /// Who subscribes to `dispatch.cancelled`: a pending dispatch cancelled here ends here.
+    package var events: (any EventInterest)? = nil
 
     package init(pool: PostgresConnectionPool) {
         self.pool = pool
@@ -50,21 +52,37 @@ package struct PostgresDispatchRecords: DispatchRecords {
     }
 
     package func cancel(_ id: UUID, workspaceID: UUID) async throws -> DispatchCancellation {
-        try await pool.withConnection { connection in
+        let events = events
+        return try await pool.transaction { connection in
             // A pending (or scheduled) dispatch ends here; one being delivered keeps its status until its
             // worker stops, which ends it as 'cancelled'.
-            let cancelled =
-                try connection.query(
-                    """
-                    UPDATE dispatches
-                    SET cancel_requested_at = now(),
-                        status = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status END,
-                        completed_at = CASE WHEN status = 'pending' THEN now() ELSE completed_at END
-                    WHERE id = $1 AND workspace_id = $2 AND status IN ('pending', 'delivering')
-                      AND superseded_by IS NULL AND cancel_requested_at IS NULL
-                    """,
-                    [id, workspaceID]
-                ).affectedRowCount == 1
+            let changed = try connection.query(
+                """
+                UPDATE dispatches
+                SET cancel_requested_at = now(),
+                    status = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status END,
+                    completed_at = CASE WHEN status = 'pending' THEN now() ELSE completed_at END
+                WHERE id = $1 AND workspace_id = $2 AND status IN ('pending', 'delivering')
+                  AND superseded_by IS NULL AND cancel_requested_at IS NULL
+                RETURNING app_id, status, activity_id, external_id, event, sent_count, failed_count, removed_count
+                """,
+                [id, workspaceID])
+            let cancelled = changed.count == 1
+            if let row = changed.first, try row.require("status", as: String.self) == DispatchState.cancelled.rawValue,
+                let events, let appID: UUID = try row.decode("app_id"),
+                events.wants(.dispatchCancelled, workspaceID: workspaceID, appID: appID)
+            {
+                var event = OutgoingEvent(.dispatchCancelled, workspaceID: workspaceID, appID: appID)
+                event.set("activity_id", try row.require("activity_id", as: String.self))
+                event.set("dispatch_id", id.uuidString.lowercased())
+                event.set("external_id", try row.decode("external_id", as: String.self))
+                event.set("event", try row.require("event", as: String.self))
+                event.set("status", DispatchState.cancelled.rawValue)
+                event.set("sent", try row.require("sent_count", as: Int.self))
+                event.set("failed", try row.require("failed_count", as: Int.self))
+                event.set("removed", try row.require("removed_count", as: Int.self))
+                try EventStatement.insert([event], on: connection)
+            }
             guard let row = try connection.query(Self.select, [id, workspaceID]).first else { return .notFound }
             let record = try Self.record(from: row)
             return cancelled ? .cancelled(record) : .alreadyFinished(record)

@@ -31,7 +31,7 @@ package final class PostgresDispatchStore: DispatchStore {
             await Self.writeUpdates(batch, supersede: supersedes, pool: pool, listener: listener, events: events)
         }
         self.starts = GroupCommitQueue(settings: commitSettings) { batch in
-            await Self.writeStarts(batch, pool: pool, listener: listener)
+            await Self.writeStarts(batch, pool: pool, listener: listener, events: events)
         }
     }
 
@@ -80,9 +80,12 @@ package final class PostgresDispatchStore: DispatchStore {
             let resolution = try await starts.submit(PendingStart(dispatch: dispatch, targeting: targeting))
             return .committed(respond(resolution))
         }
+        let events = events
         let outcome = try await pool.transaction { connection in
             let write = {
-                respond(try StartDispatchStatements.insert(dispatch, targeting: targeting, on: connection))
+                let resolution = try StartDispatchStatements.insert(dispatch, targeting: targeting, on: connection)
+                try EventStatement.insert(Self.acceptedEvents([dispatch], events: events), on: connection)
+                return respond(resolution)
             }
             guard let idempotency else { return IdempotentOutcome.committed(try write()) }
             return try IdempotencyRecords.run(idempotency, workspaceID: dispatch.workspaceID, on: connection, write)
@@ -94,15 +97,25 @@ package final class PostgresDispatchStore: DispatchStore {
     /// One transaction for the whole batch (`StartBatchStatements`), written and handed over as
     /// `writeHandingOver` says.
     static func writeStarts(
-        _ batch: [PendingStart], pool: PostgresConnectionPool, listener: (any DispatchCommitListener)? = nil
+        _ batch: [PendingStart], pool: PostgresConnectionPool, listener: (any DispatchCommitListener)? = nil,
+        events: (any EventInterest)? = nil
     ) async
         -> [Result<StartResolution, any Error>]
     {
         await writeHandingOver(batch, dispatch: \.dispatch, listener: listener) { starts, lease in
             try await pool.transaction { connection in
-                try StartBatchStatements.insert(starts, lease: lease, on: connection)
+                let written = try StartBatchStatements.insert(starts, lease: lease, on: connection)
+                try EventStatement.insert(acceptedEvents(starts.map(\.dispatch), events: events), on: connection)
+                return written
             }
         }
+    }
+
+    /// The `dispatch.accepted` events someone subscribes to, for dispatches written in the same transaction.
+    static func acceptedEvents(_ dispatches: [Dispatch], events: (any EventInterest)?) -> [OutgoingEvent] {
+        guard let events else { return [] }
+        return dispatches.filter { events.wants(.dispatchAccepted, workspaceID: $0.workspaceID, appID: $0.appID) }.map(
+            OutgoingEvent.accepted)
     }
 
     /// One statement for the whole batch (`UpdateDispatchStatement`), written and handed over as

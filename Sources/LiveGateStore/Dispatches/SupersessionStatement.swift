@@ -49,7 +49,8 @@ enum SupersessionStatement {
             FROM (\(superseded(olderThanRowsOf: newer, newest: newest, olderCondition: olderCondition, covering: covering))
             ) s
             WHERE o.id = s.id AND o.superseded_by IS NULL AND o.status IN ('pending', 'delivering')
-            RETURNING o.id, o.superseded_by
+            RETURNING o.id, o.superseded_by, o.status, o.workspace_id, o.app_id, o.activity_id, o.external_id, o.event,
+                      o.sent_count, o.failed_count, o.removed_count
         """
     }
 

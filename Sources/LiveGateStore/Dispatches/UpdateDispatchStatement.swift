@@ -48,6 +48,20 @@ enum UpdateDispatchStatement {
                 FROM batch b JOIN unnest($15::text[]) WITH ORDINALITY AS e(data, position) ON e.position = b.position
                 WHERE e.data <> ''
                 ORDER BY b.position
+            ),
+            -- A pending dispatch superseded here ends here: its `dispatch.superseded` event, when its app's
+            -- is subscribed to ($16, by the newer row), with the fields `OutgoingEvent.finished` gives.
+            superseded_events AS (
+                INSERT INTO events (workspace_id, app_id, type, data)
+                SELECT s.workspace_id, s.app_id, 'dispatch.superseded',
+                       json_build_object('activity_id', s.activity_id, 'dispatch_id', s.id, 'external_id', s.external_id,
+                                         'event', s.event, 'status', s.status, 'sent', s.sent_count,
+                                         'failed', s.failed_count, 'removed', s.removed_count)::text
+                FROM superseded s
+                JOIN batch b ON b.id = s.superseded_by
+                JOIN unnest($16::text[]) WITH ORDINALITY AS f(wanted, position) ON f.position = b.position
+                WHERE s.status = 'superseded' AND f.wanted = 't'
+                ORDER BY s.id
             )
             SELECT position, EXISTS (
                 SELECT 1 FROM activity_tokens t
@@ -99,6 +113,7 @@ enum UpdateDispatchStatement {
                     }
                     return String(decoding: OutgoingEvent.accepted(dispatch).fields.serialized(), as: UTF8.self)
                 },
+                dispatches.map { events?.wants(.dispatchSuperseded, workspaceID: $0.workspaceID, appID: $0.appID) == true ? "t" : "f" },
             ])
         return try result.map { row in
             CommittedDispatch(

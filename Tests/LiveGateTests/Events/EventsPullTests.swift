@@ -93,6 +93,43 @@ struct EventsPullTests {
         }
     }
 
+    /// A pending update a newer one supersedes at its commit, and one `DELETE` cancels before any worker
+    /// took it, end there: their events are written there.
+    @Test func aPendingDispatchSupersededOrCancelledIsAnEvent() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.parts.dependencies.reloadEventInterest?()
+            try await harness.register(token(0x85), device: "phone", tag: "order-5")
+            // No engine runs: the updates stay pending.
+            let first = try await harness.update(#""content_state":{"stage":"cooking"}"#, activityID: "order-5")
+            let second = try await harness.update(#""content_state":{"stage":"ready"}"#, activityID: "order-5")
+            let later = try await harness.update(#""content_state":{"stage":"late"}"#, activityID: "order-6")
+            try await harness.api { client in
+                let cancelled = try await client.execute(
+                    uri: "/messages/live_activity/dispatches/\(later)", method: .delete,
+                    headers: [.authorization: "Bearer \(harness.tenant.secret)"], body: nil)
+                #expect(cancelled.status == .ok)
+                let events = try await Self.all(client, key: harness.tenant.secret, count: 6)
+                let types = events.map { $0["type"]?.stringValue ?? "" }
+                #expect(
+                    types.sorted() == [
+                        "dispatch.accepted", "dispatch.accepted", "dispatch.accepted", "dispatch.cancelled", "dispatch.superseded",
+                        "token.registered",
+                    ])
+                let superseded = try #require(events.first { $0["type"]?.stringValue == "dispatch.superseded" })
+                #expect(superseded["dispatch_id"]?.stringValue == first.lowercased() && superseded["status"]?.stringValue == "superseded")
+                #expect(superseded["sent"]?.numberLexeme == "0")
+                let accepted = events.filter { $0["type"]?.stringValue == "dispatch.accepted" }.compactMap {
+                    $0["dispatch_id"]?.stringValue
+                }
+                #expect(accepted == [first, second, later].map { $0.lowercased() })
+                let cancelledEvent = try #require(events.first { $0["type"]?.stringValue == "dispatch.cancelled" })
+                #expect(
+                    cancelledEvent["dispatch_id"]?.stringValue == later.lowercased()
+                        && cancelledEvent["activity_id"]?.stringValue == "order-6")
+            }
+        }
+    }
+
     /// No reader and no endpoint: nothing is written.
     @Test func nothingIsWrittenWhileNoOneSubscribes() async throws {
         try await DeliveryHarness.with { harness in
