@@ -71,12 +71,19 @@ package struct PostgresDeviceStates: DeviceStateRepository {
             if report.state.isOver {
                 // Retired as an `end` retires it; a token registered after this report arrived (a new
                 // activity under the same tag) is kept.
-                try connection.query(
+                let retired = try connection.query(
                     """
                     DELETE FROM activity_tokens
                     WHERE app_id = $1 AND activity_id = $2 AND device_id = $3 AND updated_at <= now()
+                    RETURNING push_token
                     """,
                     [app.id, report.activityID, report.deviceID])
+                if let row = retired.first, events?.wants(.tokenRemoved, workspaceID: app.workspaceID, appID: app.id) == true {
+                    let event = OutgoingEvent.token(
+                        .tokenRemoved, kind: .activity(tag: report.activityID), app: app, deviceID: report.deviceID,
+                        externalID: report.externalID, token: try row.require("push_token"), reason: "ended")
+                    try EventStatement.insert([event], on: connection)
+                }
                 return DeviceStateOutcome(applied: true)
             }
             let confirmed = try StartConfirmationStatements.confirm(

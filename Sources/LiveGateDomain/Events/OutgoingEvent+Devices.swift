@@ -27,7 +27,16 @@ extension OutgoingEvent {
         _ type: EventType, kind: TokenRegistration.Kind, app: App, deviceID: String, externalID: String?, token: String?,
         previousToken: String? = nil, reason: String? = nil
     ) -> OutgoingEvent {
-        var event = OutgoingEvent(type, workspaceID: app.workspaceID, appID: app.id)
+        self.token(
+            type, kind: kind, workspaceID: app.workspaceID, appID: app.id, deviceID: deviceID, externalID: externalID, token: token,
+            previousToken: previousToken, reason: reason)
+    }
+
+    package static func token(
+        _ type: EventType, kind: TokenRegistration.Kind, workspaceID: UUID, appID: UUID, deviceID: String, externalID: String?,
+        token: String?, previousToken: String? = nil, reason: String? = nil
+    ) -> OutgoingEvent {
+        var event = OutgoingEvent(type, workspaceID: workspaceID, appID: appID)
         switch kind {
         case .activity(let tag):
             event.set("activity_id", tag)

@@ -130,22 +130,47 @@ enum FanoutStatements {
     /// Deletes tokens APNs called dead, wherever this app keeps them. A device that registered a new
     /// token meanwhile has another value in its row, so its new registration survives.
     /// A push-to-start token's removal is counted for its type's health (`push_to_start_token_removals`).
-    static func removeDeadTokens(_ tokens: [PushToken], of dispatch: Dispatch, on connection: PostgresConnection) throws {
-        guard !tokens.isEmpty else { return }
+    /// Returns the `token.removed` events (reason `apns`) of the tokens deleted, when `wantsEvents`.
+    @discardableResult
+    static func removeDeadTokens(
+        _ tokens: [PushToken], of dispatch: Dispatch, wantsEvents: Bool = false, on connection: PostgresConnection
+    ) throws -> [OutgoingEvent] {
+        guard !tokens.isEmpty else { return [] }
         guard dispatch.event == .start else {
-            try connection.query(
-                "DELETE FROM activity_tokens WHERE app_id = $1 AND push_token = ANY($2::text[])", [dispatch.appID, tokens.map(\.hex)])
-            return
+            let rows = try connection.query(
+                """
+                DELETE FROM activity_tokens t WHERE app_id = $1 AND push_token = ANY($2::text[])
+                RETURNING t.activity_id, t.device_id, t.push_token,
+                          (SELECT u.external_id FROM users u WHERE u.id = t.user_id) AS external_id
+                """, [dispatch.appID, tokens.map(\.hex)])
+            guard wantsEvents else { return [] }
+            return try rows.map { row in
+                OutgoingEvent.token(
+                    .tokenRemoved, kind: .activity(tag: try row.require("activity_id")), workspaceID: dispatch.workspaceID,
+                    appID: dispatch.appID, deviceID: try row.require("device_id"), externalID: try row.decode("external_id"),
+                    token: try row.require("push_token"), reason: "apns")
+            }
         }
-        try connection.query(
+        let rows = try connection.query(
             """
             WITH removed AS (
-                DELETE FROM push_to_start_tokens WHERE app_id = $1 AND push_token = ANY($2::text[])
-                RETURNING app_id, attributes_type
+                DELETE FROM push_to_start_tokens t WHERE app_id = $1 AND push_token = ANY($2::text[])
+                RETURNING t.app_id, t.attributes_type, t.device_id, t.push_token,
+                          (SELECT u.external_id FROM users u WHERE u.id = t.user_id) AS external_id
+            ),
+            counted AS (
+                INSERT INTO push_to_start_token_removals (app_id, attributes_type) SELECT app_id, attributes_type FROM removed
             )
-            INSERT INTO push_to_start_token_removals (app_id, attributes_type) SELECT app_id, attributes_type FROM removed
+            SELECT attributes_type, device_id, push_token, external_id FROM removed
             """,
             [dispatch.appID, tokens.map(\.hex)])
+        guard wantsEvents else { return [] }
+        return try rows.map { row in
+            OutgoingEvent.token(
+                .tokenRemoved, kind: .pushToStart(attributesType: try row.require("attributes_type")), workspaceID: dispatch.workspaceID,
+                appID: dispatch.appID, deviceID: try row.require("device_id"), externalID: try row.decode("external_id"),
+                token: try row.require("push_token"), reason: "apns")
+        }
     }
 
     /// Records each device's answer as its last push: on its update token's row, or a start's target row
@@ -173,14 +198,28 @@ enum FanoutStatements {
 
     /// Retires the update tokens an `end` reached: that activity is over on those devices. A row whose
     /// token changed since (a new activity under the same tag) is kept.
-    static func retireEndedTokens(_ targets: [FanoutTarget], on connection: PostgresConnection) throws {
-        guard !targets.isEmpty else { return }
-        try connection.query(
+    /// With `eventsOf`, the dispatch whose `end` it was: returns their `token.removed` events (reason
+    /// `ended`).
+    @discardableResult
+    static func retireEndedTokens(
+        _ targets: [FanoutTarget], eventsOf dispatch: Dispatch? = nil, on connection: PostgresConnection
+    ) throws -> [OutgoingEvent] {
+        guard !targets.isEmpty else { return [] }
+        let rows = try connection.query(
             """
             DELETE FROM activity_tokens t
             USING unnest($1::text[]::bigint[], $2::text[]) AS ended(id, push_token)
             WHERE t.id = ended.id AND t.push_token = ended.push_token
+            RETURNING t.app_id, t.activity_id, t.device_id, t.push_token,
+                      (SELECT u.external_id FROM users u WHERE u.id = t.user_id) AS external_id
             """,
             [targets.map { String($0.cursor) }, targets.map(\.token.hex)])
+        guard let dispatch else { return [] }
+        return try rows.map { row in
+            OutgoingEvent.token(
+                .tokenRemoved, kind: .activity(tag: try row.require("activity_id")), workspaceID: dispatch.workspaceID,
+                appID: try row.require("app_id"), deviceID: try row.require("device_id"), externalID: try row.decode("external_id"),
+                token: try row.require("push_token"), reason: "ended")
+        }
     }
 }

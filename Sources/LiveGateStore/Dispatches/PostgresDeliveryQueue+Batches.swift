@@ -148,8 +148,19 @@ extension PostgresDeliveryQueue {
             }
             // What the answers change besides the dispatches: only for those whose lease held.
             let kept = settlements.filter { settled.contains($0.claimed.dispatch.id) }
-            try Self.removeDeadTokens(of: kept, on: connection)
-            try FanoutStatements.retireEndedTokens(kept.flatMap(\.progress.endedTokens), on: connection)
+            let removedTokens = try removeDeadTokens(of: kept, on: connection)
+            // Retired in one statement for the batch; their events, per dispatch, for the apps subscribed.
+            let endedTokens = kept.flatMap(\.progress.endedTokens)
+            var retiredTokens: [OutgoingEvent] = []
+            if kept.contains(where: { !$0.progress.endedTokens.isEmpty && wantsTokenRemovals(of: $0.claimed.dispatch) }) {
+                for settlement in kept where !settlement.progress.endedTokens.isEmpty {
+                    let dispatch = settlement.claimed.dispatch
+                    retiredTokens += try FanoutStatements.retireEndedTokens(
+                        settlement.progress.endedTokens, eventsOf: wantsTokenRemovals(of: dispatch) ? dispatch : nil, on: connection)
+                }
+            } else {
+                try FanoutStatements.retireEndedTokens(endedTokens, on: connection)
+            }
             // A start to an audience records its devices as its own rows, from their token rows.
             for audienceStart in kept where audienceStart.claimed.dispatch.audience != nil {
                 try FanoutStatements.recordAnswers(audienceStart.progress.answers, of: audienceStart.claimed.dispatch, on: connection)
@@ -166,7 +177,9 @@ extension PostgresDeliveryQueue {
             try FanoutStatements.recordAnswers(inTokenOrder(starts), ofStart: true, on: connection)
             try FanoutStatements.recordAnswers(inTokenOrder(others), ofStart: false, on: connection)
             // Each push's event, then each end's, for those someone subscribes to.
-            try EventStatement.insert(kept.flatMap { pushEvents($0.progress, of: $0.claimed.dispatch) } + endEvents, on: connection)
+            try EventStatement.insert(
+                kept.flatMap { pushEvents($0.progress, of: $0.claimed.dispatch) } + removedTokens + retiredTokens + endEvents,
+                on: connection)
             // APNs's 429s counted in their activities' hours; the first of an hour is logged.
             let throttled = try ThrottledHoursStatement.count(kept.map { ($0.claimed.dispatch, $0.progress) }, on: connection)
             for (app, entries) in Dictionary(grouping: kept, by: \.claimed.dispatch.appID) {
@@ -178,13 +191,18 @@ extension PostgresDeliveryQueue {
     }
 
     /// Per app and token table: starts' tokens are push-to-start tokens, the others' update tokens.
-    private static func removeDeadTokens(of settlements: [DispatchSettlement], on connection: PostgresConnection) throws {
+    /// Returns their `token.removed` events for the apps someone subscribes to.
+    private func removeDeadTokens(of settlements: [DispatchSettlement], on connection: PostgresConnection) throws -> [OutgoingEvent] {
         let grouped = Dictionary(grouping: settlements.filter { !$0.progress.deadTokens.isEmpty }) {
             DeadTokenTable(appID: $0.claimed.dispatch.appID, isStart: $0.claimed.dispatch.event == .start)
         }
+        var removed: [OutgoingEvent] = []
         for (_, group) in grouped {
-            try FanoutStatements.removeDeadTokens(group.flatMap(\.progress.deadTokens), of: group[0].claimed.dispatch, on: connection)
+            let dispatch = group[0].claimed.dispatch
+            removed += try FanoutStatements.removeDeadTokens(
+                group.flatMap(\.progress.deadTokens), of: dispatch, wantsEvents: wantsTokenRemovals(of: dispatch), on: connection)
         }
+        return removed
     }
 
     private struct DeadTokenTable: Hashable {

@@ -32,6 +32,11 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
             || events.wants(.pushFailed, workspaceID: dispatch.workspaceID, appID: dispatch.appID)
     }
 
+    /// Whether anyone subscribes to `token.removed` for the dispatch's app.
+    func wantsTokenRemovals(of dispatch: Dispatch) -> Bool {
+        events?.wants(.tokenRemoved, workspaceID: dispatch.workspaceID, appID: dispatch.appID) == true
+    }
+
     /// The push events of a page or an end, for the types someone subscribes to.
     func pushEvents(_ progress: FanoutProgress, of dispatch: Dispatch) -> [OutgoingEvent] {
         guard let events, !progress.pushes.isEmpty else { return [] }
@@ -132,8 +137,12 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
             guard recorded != .leaseLost else { return recorded }
             // Answers first: a start to an audience records its devices from their token rows.
             try FanoutStatements.recordAnswers(progress.answers, of: dispatch, on: connection)
-            try FanoutStatements.removeDeadTokens(progress.deadTokens, of: dispatch, on: connection)
-            try FanoutStatements.retireEndedTokens(progress.endedTokens, on: connection)
+            let removed = try FanoutStatements.removeDeadTokens(
+                progress.deadTokens, of: dispatch, wantsEvents: wantsTokenRemovals(of: dispatch), on: connection)
+            try EventStatement.insert(removed, on: connection)
+            let ended = try FanoutStatements.retireEndedTokens(
+                progress.endedTokens, eventsOf: wantsTokenRemovals(of: dispatch) ? dispatch : nil, on: connection)
+            try EventStatement.insert(ended, on: connection)
             try EventStatement.insert(pushEvents(progress, of: dispatch), on: connection)
             let throttled = try ThrottledHoursStatement.count([(dispatch, progress)], on: connection)
             try ActivityLogStatement.insert(

@@ -93,6 +93,36 @@ struct EventsPullTests {
         }
     }
 
+    /// An `end`: the device it reached loses its token (`ended`), the one APNs called dead too (`apns`),
+    /// with the failed push's answer.
+    @Test func anEndAndADeadTokenRemoveTokensAsEvents() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.parts.dependencies.reloadEventInterest?()
+            harness.simulator.setBehavior(.unregistered, for: token(0x87))
+            try await harness.register(token(0x86), device: "phone", tag: "order-7")
+            try await harness.register(token(0x87), device: "tablet", tag: "order-7")
+            try await DeliveryServiceTests.running(harness.engine) {
+                let id = try await harness.update(#""content_state":{"stage":"delivered"},"end_activity":true"#, activityID: "order-7")
+                try await DeliveryServiceTests.waitUntil("the dispatch is done", timeout: .seconds(20)) {
+                    try await harness.dispatch(id).require("status", as: String.self) == "done"
+                }
+            }
+            try await harness.api { client in
+                let events = try await Self.all(client, key: harness.tenant.secret, count: 8)
+                #expect(events.count == 8, "\(events)")
+                let of = { (type: String) in events.filter { $0["type"]?.stringValue == type } }
+                #expect(of("push.sent").map { $0["token"]?.stringValue } == [String(token(0x86).suffix(8))])
+                let failed = try #require(of("push.failed").first)
+                #expect(failed["apns_status"]?.numberLexeme == "410" && failed["apns_reason"]?.stringValue == "Unregistered")
+                let removed = Dictionary(
+                    of("token.removed").map { ($0["device_id"]?.stringValue ?? "", $0["reason"]?.stringValue ?? "") },
+                    uniquingKeysWith: { a, _ in a })
+                #expect(removed == ["phone": "ended", "tablet": "apns"])
+                #expect(of("dispatch.done").first?["removed"]?.numberLexeme == "1")
+            }
+        }
+    }
+
     /// A pending update a newer one supersedes at its commit, and one `DELETE` cancels before any worker
     /// took it, end there: their events are written there.
     @Test func aPendingDispatchSupersededOrCancelledIsAnEvent() async throws {
