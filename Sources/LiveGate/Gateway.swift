@@ -65,7 +65,7 @@ package enum Gateway {
                     logger: logger),
                 logger: logger),
             PeriodicService.plannerStatistics(pool: pool, logger: logger),
-            PeriodicService.unconfirmedStarts(pool: pool, after: settings.startConfirmWindow, logger: logger),
+            PeriodicService.unconfirmedStarts(pool: pool, after: settings.startConfirmWindow, events: events, logger: logger),
             // Who subscribes to which events: every gateway writes them within this long of a change.
             PeriodicService(
                 every: max(settings.delivery.appCacheTimeToLive, .seconds(1)), logger: logger,

@@ -87,7 +87,7 @@ package struct PostgresDeviceStates: DeviceStateRepository {
                 return DeviceStateOutcome(applied: true)
             }
             let confirmed = try StartConfirmationStatements.confirm(
-                appID: app.id, activityID: report.activityID, deviceID: report.deviceID, on: connection)
+                appID: app.id, activityID: report.activityID, deviceID: report.deviceID, events: events, app: app, on: connection)
             return DeviceStateOutcome(applied: true, confirmedStarts: confirmed)
         }
     }

@@ -57,7 +57,7 @@ package struct PostgresTokenRegistry: TokenRegistry {
             }
             // The started activity reports its update token under the start's activity id: it is on the device.
             let confirmed = try StartConfirmationStatements.confirm(
-                appID: app.id, activityID: tag, deviceID: registration.deviceID, on: connection)
+                appID: app.id, activityID: tag, deviceID: registration.deviceID, events: events, app: app, on: connection)
             try Self.upsertUpdateToken(
                 registration, tag: tag, startedAs: confirmed.attributesType, token: token,
                 userID: userID, app: app, on: connection)

@@ -7,8 +7,10 @@ import PostgresClient
 extension PeriodicService {
     /// Checks finished push-to-starts for devices that never confirmed them (`UnconfirmedStarts`), every
     /// tenth of the confirmation window (between 1 and 30 seconds).
-    package static func unconfirmedStarts(pool: PostgresConnectionPool, after window: Duration, logger: Logger) -> Self {
-        let check = UnconfirmedStarts(pool: pool, after: window)
+    package static func unconfirmedStarts(
+        pool: PostgresConnectionPool, after window: Duration, events: (any EventInterest)? = nil, logger: Logger
+    ) -> Self {
+        let check = UnconfirmedStarts(pool: pool, after: window, events: events)
         let interval = min(max(window / 10, .seconds(1)), .seconds(30))
         return PeriodicService(every: interval, logger: logger, failure: "checking start confirmations failed") {
             let checked = try await check.check()

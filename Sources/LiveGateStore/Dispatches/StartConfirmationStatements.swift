@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import LiveGateDomain
 import PostgresClient
@@ -17,15 +18,49 @@ enum StartConfirmationStatements {
             WHERE t.device_id = $3 AND t.confirmed_at IS NULL
               AND d.id = t.dispatch_id AND d.app_id = $1 AND d.activity_id = $2 AND d.event = 'start'
             RETURNING extract(epoch FROM now() - coalesce(t.answered_at, d.created_at))::float8 AS waited,
-                      d.attributes_type
+                      d.attributes_type, d.id AS dispatch_id,
+                      (SELECT u.external_id FROM users u WHERE u.id = t.user_id) AS external_id
             """)
 
-    static func confirm(appID: UUID, activityID: String, deviceID: String, on connection: PostgresConnection) throws -> ConfirmedStarts {
+    /// With `events` (who subscribes), writes a `start.confirmed` event per start confirmed, for `app`.
+    static func confirm(
+        appID: UUID, activityID: String, deviceID: String, events: (any EventInterest)? = nil, app: App? = nil,
+        on connection: PostgresConnection
+    ) throws -> ConfirmedStarts {
         let rows = try connection.query(confirm, [appID, activityID, deviceID])
+        if let app, !rows.isEmpty, events?.wants(.startConfirmed, workspaceID: app.workspaceID, appID: app.id) == true {
+            let confirmed = try rows.map { row in
+                var event = OutgoingEvent(.startConfirmed, workspaceID: app.workspaceID, appID: app.id)
+                event.set("activity_id", activityID)
+                event.set("dispatch_id", try row.require("dispatch_id", as: UUID.self).lowercasedText)
+                event.set("external_id", try row.decode("external_id", as: String.self))
+                event.set("device_id", deviceID)
+                event.set("activity_attributes_type", try row.decode("attributes_type", as: String.self))
+                event.fields.set("waited_seconds", .number(String(format: "%.3f", max(0, try row.require("waited", as: Double.self)))))
+                return event
+            }
+            try EventStatement.insert(confirmed, on: connection)
+        }
         return ConfirmedStarts(
             waits: try rows.map { .seconds(max(0, try $0.require("waited", as: Double.self))) },
             attributesType: try rows.first?.decode("attributes_type"))
     }
+
+    /// The `start.unconfirmed` events of checked starts (`$1`, ids of those whose workspace subscribes):
+    /// one per device APNs took the push for that never confirmed it.
+    static let unconfirmedEvents = PostgresStatement(
+        name: "livegate_unconfirmed_start_events",
+        sql: """
+            INSERT INTO events (workspace_id, app_id, type, data)
+            SELECT d.workspace_id, d.app_id, 'start.unconfirmed',
+                   json_build_object('activity_id', d.activity_id, 'dispatch_id', d.id,
+                                     'external_id', (SELECT u.external_id FROM users u WHERE u.id = t.user_id),
+                                     'device_id', t.device_id, 'activity_attributes_type', d.attributes_type,
+                                     'token', right(t.push_token, 8))::text
+            FROM dispatches d JOIN dispatch_targets t ON t.dispatch_id = d.id
+            WHERE d.id = ANY($1::text[]::uuid[]) AND t.apns_status = 200 AND t.confirmed_at IS NULL
+            ORDER BY d.id, t.id
+            """)
 
     /// Records APNs's answer for each start target a page or batch sent.
     static func recordAnswers(_ answers: [DeviceAnswer], on connection: PostgresConnection) throws {

@@ -12,16 +12,20 @@ package struct UnconfirmedStarts: Sendable {
 
     let pool: PostgresConnectionPool
     let after: Duration
+    /// Who subscribes to `start.unconfirmed`: one event per device, written with the check.
+    let events: (any EventInterest)?
 
-    package init(pool: PostgresConnectionPool, after: Duration) {
+    package init(pool: PostgresConnectionPool, after: Duration, events: (any EventInterest)? = nil) {
         self.pool = pool
         self.after = after
+        self.events = events
     }
 
     /// One pass: returns how many starts were checked and how many devices never confirmed.
     @discardableResult
     package func check() async throws -> (starts: Int, unconfirmedDevices: Int) {
         var total = (starts: 0, unconfirmedDevices: 0)
+        let events = events
         while true {
             let checked = try await pool.transaction { connection in
                 let rows = try connection.query(StartConfirmationStatements.checkFinished, [after.inSeconds, Self.batch])
@@ -37,6 +41,12 @@ package struct UnconfirmedStarts: Sendable {
                         Self.entry(dispatchID: $0.id, activityID: $0.activityID, devices: $0.unconfirmed, after: after)
                     }
                     try ActivityLogStatement.insert(entries, workspaceID: ofApp[0].workspaceID, appID: appID, on: connection)
+                }
+                let subscribed = starts.filter {
+                    $0.unconfirmed > 0 && events?.wants(.startUnconfirmed, workspaceID: $0.workspaceID, appID: $0.appID) == true
+                }
+                if !subscribed.isEmpty {
+                    try connection.query(StartConfirmationStatements.unconfirmedEvents, [subscribed.map(\.id.lowercasedText)])
                 }
                 return (starts: starts.count, unconfirmedDevices: starts.reduce(0) { $0 + $1.unconfirmed })
             }

@@ -123,6 +123,53 @@ struct EventsPullTests {
         }
     }
 
+    /// A push-to-start two devices got: the one whose activity showed up confirms it, the other is
+    /// found unconfirmed when starts are checked.
+    @Test func aStartConfirmedOnOneDeviceAndNotOnAnotherAreEvents() async throws {
+        try await DeliveryHarness.with { harness in
+            try await harness.parts.dependencies.reloadEventInterest?()
+            for (device, byte) in [("phone", 0x91), ("tablet", 0x92)] {
+                try await harness.database.registerPushToStart(
+                    harness.tenant, type: "OrderAttributes", device: device, token: token(byte), externalID: "fan-9")
+            }
+            let body = #"""
+                {"app_id":"\#(harness.tenant.app.identifier)","activity_id":"order-9","activity_attributes_type":"OrderAttributes",
+                 "activity_attributes":{},"content_state":{"stage":"cooking"},"external_user_ids":["fan-9"],
+                 "notification":{"alert":{"title":"Your order","body":"Cooking"}}}
+                """#
+            try await DeliveryServiceTests.running(harness.engine) {
+                let started = NIOLockedValueBox<String?>(nil)
+                try await harness.api { client in
+                    let response = try await client.post("/messages/live_activity/start", body, key: harness.tenant.secret)
+                    #expect(response.status == .created)
+                    started.withLockedValue { $0 = response.dispatchID }
+                }
+                let id = try #require(started.withLockedValue { $0 })
+                try await DeliveryServiceTests.waitUntil("the start is done", timeout: .seconds(20)) {
+                    try await harness.dispatch(id).require("status", as: String.self) == "done"
+                }
+            }
+            // The phone's activity reports its update token under the start's activity id.
+            try await harness.register(token(0x93), device: "phone", tag: "order-9")
+            let interest = try #require(harness.parts.dependencies.eventInterest)
+            let checked = try await UnconfirmedStarts(pool: harness.database.pool, after: .zero, events: interest).check()
+            #expect(checked.unconfirmedDevices == 1)
+            try await harness.api { client in
+                let events = try await Self.all(client, key: harness.tenant.secret, count: 7)
+                let of = { (type: String) in events.filter { $0["type"]?.stringValue == type } }
+                let confirmed = try #require(of("start.confirmed").first)
+                #expect(confirmed["device_id"]?.stringValue == "phone" && confirmed["activity_id"]?.stringValue == "order-9")
+                #expect(
+                    confirmed["external_id"]?.stringValue == "fan-9"
+                        && confirmed["activity_attributes_type"]?.stringValue == "OrderAttributes")
+                let unconfirmed = try #require(of("start.unconfirmed").first)
+                #expect(
+                    unconfirmed["device_id"]?.stringValue == "tablet" && unconfirmed["token"]?.stringValue == String(token(0x92).suffix(8)))
+                #expect(of("start.unconfirmed").count == 1 && of("push.sent").count == 2)
+            }
+        }
+    }
+
     /// A pending update a newer one supersedes at its commit, and one `DELETE` cancels before any worker
     /// took it, end there: their events are written there.
     @Test func aPendingDispatchSupersededOrCancelledIsAnEvent() async throws {
