@@ -26,6 +26,8 @@
 #              while it drains, and every activity ends on its last state.
 #   burst-off  the same with LIVEGATE_SUPERSESSION=off (a setting for measuring only): what the burst
 #              drains at when every update is sent in full.
+#   events     sustained's load with every event written (a key with events.read subscribes the workspace):
+#              what writing them costs. Repeat it beside sustained, as budget.
 #   budget     sustained's load with the app under a priority budget (--budget "N M": N an hour, M on
 #              devices that allow frequent updates; default "5 20", so most activities pass it and every
 #              update reads its devices' settings): what counting costs. Repeat it beside sustained
@@ -295,6 +297,7 @@ floors_phase() {
 
 rows=()
 budget_counts=()
+event_counts=()
 fanout_pps=- fanout_us=- ingest_rps=- ingest_gateway_us=- ingest_pg_us=- floor_http_us=
 for phase in $phases; do
     case "$phase" in
@@ -305,6 +308,13 @@ for phase in $phases; do
         burst) tracking burst $((rate * 2)) 20 $((activities / 20)) ;;
         burst-off) tracking burst-off $((rate * 2)) 20 $((activities / 20)) LIVEGATE_SUPERSESSION=off ;;
         starts) kind=start tracking starts "$start_rate" "$seconds" "$activities" ;;
+        events)
+            "$bin" key create --workspace "$workspace" --name bench-events --permissions events.read >/dev/null
+            tracking events "$rate" "$seconds" "$activities"
+            event_counts+=("$(sql "SELECT count(*) FROM events")")
+            sql "UPDATE api_keys SET revoked_at = now() WHERE name = 'bench-events' AND revoked_at IS NULL" >/dev/null
+            sql "DELETE FROM events" >/dev/null
+            ;;
         budget)
             read -r per_hour frequent_per_hour <<<"$budget"
             "$bin" app set-priority-budget "$app_id" --per-hour "$per_hour" --frequent-per-hour "$frequent_per_hour" >/dev/null
@@ -337,6 +347,22 @@ for row in "${rows[@]}"; do
     [ "$name" = sustained ] || continue
     [ "$fanout_pps" = - ] || echo "sustained delivered/s ÷ fan-out pushes/s: $(awk -v d="$delivered" -v f="$fanout_pps" 'BEGIN { printf "%.2f", d / f }')"
 done
+if [ ${#event_counts[@]} -gt 0 ]; then
+    echo "events written per events phase: ${event_counts[*]}"
+    printf '%s\n' "${rows[@]}" | awk '
+        $1 == "sustained" || $1 == "events" { d[$1] = d[$1] " " $4; g[$1] = g[$1] " " $(NF-2); p[$1] = p[$1] " " $(NF-1) }
+        function median(list,   n, a, i, j, t) {
+            n = split(list, a, " ")
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        END {
+            if (d["sustained"] == "" || d["events"] == "") exit
+            printf "events ÷ sustained, medians: delivered/s %.2f, gateway µs/dispatch %.2f, PostgreSQL µs/dispatch %.2f\n",
+                median(d["events"]) / median(d["sustained"]), median(g["events"]) / median(g["sustained"]),
+                median(p["events"]) / median(p["sustained"])
+        }'
+fi
 if [ ${#budget_counts[@]} -gt 0 ]; then
     echo "budget \"$budget\": updates counted at priority 10 and lowered to 5, per budget phase: ${budget_counts[*]}"
     # Medians of each figure over the sustained and budget phases, and budget ÷ sustained.
