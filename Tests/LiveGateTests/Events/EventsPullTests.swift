@@ -31,7 +31,7 @@ struct EventsPullTests {
         return (events, response.headers[HTTPField.Name("LiveGate-Next-Cursor")!], response.status)
     }
 
-    /// The workspace's events, page by page, until `count` came (or 10 s passed). An event is readable
+    /// The workspace's events, page by page, until `count` came (or 60 s passed). An event is readable
     /// once every transaction older than its own is over, in any database of the server: under other
     /// tests' load that can take a moment, and a reader asks again from its cursor.
     static func all(
@@ -39,7 +39,7 @@ struct EventsPullTests {
     ) async throws -> [JSONValue] {
         var events: [JSONValue] = []
         var after: String?
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while events.count < count, ContinuousClock.now < deadline {
             let page = try await page(client, key: key, after: after, limit: limit)
             #expect(page.status == .ok)
@@ -281,7 +281,7 @@ struct EventsPullTests {
                 try await slow.value
                 var second: [JSONValue] = []
                 var after = first.next
-                try await DeliveryServiceTests.waitUntil("both events are readable", timeout: .seconds(10)) {
+                try await DeliveryServiceTests.waitUntil("both events are readable", timeout: .seconds(60)) {
                     let page = try await Self.page(client, key: harness.tenant.secret, after: after)
                     second += page.events
                     after = page.next
