@@ -18,9 +18,13 @@ CREATE TABLE activity_priority_hours (
     sent_high   integer NOT NULL DEFAULT 0,
     lowered     integer NOT NULL DEFAULT 0,
     throttled   integer NOT NULL DEFAULT 0,
-    -- Where the last update counted stood (its priority-10 updates in the hour before it): how the
-    -- counting statement answers, in the row it bumps.
+    -- The last update counted: where it stood (its priority-10 updates in the hour before it), and the
+    -- positions below which it went at priority 10 to some device and from which the budget lowered it
+    -- for some device. The counting statement carries them in the row it upserts: the only inputs its
+    -- ON CONFLICT branch can read (EXCLUDED) without a lookup per row.
     last_position integer NOT NULL DEFAULT 0,
+    high_below    integer NOT NULL DEFAULT 0,
+    low_from      integer NOT NULL DEFAULT 0,
     PRIMARY KEY (app_id, activity_id, hour)
 ) WITH (fillfactor = 50);  -- room on each page, so an hour's bumps stay HOT (no new index entries)
 CREATE INDEX activity_priority_hours_hour_idx ON activity_priority_hours (hour);
@@ -46,8 +50,9 @@ CREATE INDEX activity_device_states_frequent_idx
 -- the frequent one), and as lowered when the budget lowered it for some device; `lowered` comes back
 -- as the hour's count after it, so 1 marks the hour's first lowering.
 -- One upsert for the whole batch, in (app, activity) order, so gateways counting overlapping batches
--- wait for each other instead of deadlocking: the previous hour's share comes in as the new row's
--- `last_position`, and a row that exists adds its own count to it under its lock. The counts are soft
+-- wait for each other instead of deadlocking: the previous hour's share and the update's thresholds
+-- come in as the new row's `last_position`, `high_below` and `low_from`, and a row that exists adds its
+-- own count to the share under its lock (linear in the batch: no lookup per row). The counts are soft
 -- state: the transaction commits without waiting for its WAL to be flushed, and a crash can lose the
 -- last few increments.
 CREATE FUNCTION livegate_count_priority(
@@ -58,6 +63,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     this_hour timestamptz := date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
     remaining double precision := 1 - extract(epoch FROM now() - this_hour) / 3600;
+    never constant integer := 2147483647;
 BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
     RETURN QUERY
@@ -66,26 +72,29 @@ BEGIN
              AS b(app_id, activity_id, keeps, budget, frequent_budget, standard, frequent)
     ),
     s AS (
-        SELECT b.*, ceil(coalesce(p.sent_high, 0) * remaining)::integer AS share
+        SELECT b.app_id, b.activity_id, ceil(coalesce(p.sent_high, 0) * remaining)::integer AS share,
+               -- Priority 10 to some device while the position is below the largest budget it goes to.
+               CASE WHEN b.keeps THEN never
+                    ELSE greatest(CASE WHEN b.standard THEN b.budget ELSE -1 END,
+                                  CASE WHEN b.frequent THEN b.frequent_budget ELSE -1 END) END AS high_below,
+               -- Lowered for some device from the smallest budget it goes to.
+               CASE WHEN b.keeps THEN never
+                    ELSE least(CASE WHEN b.standard THEN b.budget ELSE never END,
+                               CASE WHEN b.frequent THEN b.frequent_budget ELSE never END) END AS low_from
         FROM b LEFT JOIN activity_priority_hours p
                ON p.app_id = b.app_id AND p.activity_id = b.activity_id AND p.hour = this_hour - interval '1 hour'
     )
-    INSERT INTO activity_priority_hours AS h (app_id, activity_id, hour, sent_high, lowered, last_position)
-    SELECT s.app_id, s.activity_id, this_hour,
-           (s.keeps OR (s.standard AND s.share < s.budget) OR (s.frequent AND s.share < s.frequent_budget))::integer,
-           (NOT s.keeps AND ((s.standard AND s.share >= s.budget) OR (s.frequent AND s.share >= s.frequent_budget)))::integer,
-           s.share
+    INSERT INTO activity_priority_hours AS h
+        (app_id, activity_id, hour, sent_high, lowered, last_position, high_below, low_from)
+    SELECT s.app_id, s.activity_id, this_hour, (s.share < s.high_below)::integer, (s.share >= s.low_from)::integer,
+           s.share, s.high_below, s.low_from
     FROM s ORDER BY s.app_id, s.activity_id
     ON CONFLICT ON CONSTRAINT activity_priority_hours_pkey DO UPDATE SET
         last_position = h.sent_high + EXCLUDED.last_position,
-        sent_high = h.sent_high + (
-            SELECT (s.keeps OR (s.standard AND h.sent_high + s.share < s.budget)
-                    OR (s.frequent AND h.sent_high + s.share < s.frequent_budget))::integer
-            FROM s WHERE s.app_id = h.app_id AND s.activity_id = h.activity_id),
-        lowered = h.lowered + (
-            SELECT (NOT s.keeps AND ((s.standard AND h.sent_high + s.share >= s.budget)
-                                     OR (s.frequent AND h.sent_high + s.share >= s.frequent_budget)))::integer
-            FROM s WHERE s.app_id = h.app_id AND s.activity_id = h.activity_id)
+        sent_high = h.sent_high + (h.sent_high + EXCLUDED.last_position < EXCLUDED.high_below)::integer,
+        lowered = h.lowered + (h.sent_high + EXCLUDED.last_position >= EXCLUDED.low_from)::integer,
+        high_below = EXCLUDED.high_below,
+        low_from = EXCLUDED.low_from
     RETURNING h.app_id, h.activity_id, h.last_position, h.lowered;
 END
 $$;
