@@ -9,9 +9,10 @@ extension GatewayDependencies {
     /// of every dispatch committed, superseded or cancelled here.
     package static func postgres(
         pool: PostgresConnectionPool, dispatchCommit: DispatchCommitSettings = .init(),
-        commits: (any DispatchCommitListener)? = nil, channelManager: APNsChannelManager = APNsChannelManager()
+        commits: (any DispatchCommitListener)? = nil, channelManager: APNsChannelManager = APNsChannelManager(),
+        eventInterest: PostgresEventInterest? = nil
     ) -> GatewayDependencies {
-        GatewayDependencies(
+        var dependencies = GatewayDependencies(
             checkDatabase: { _ = try await pool.query("SELECT 1") },
             tenancy: PostgresTenancyRepository(pool: pool), apiKeys: PostgresAPIKeyRepository(pool: pool),
             tokens: PostgresTokenRegistry(pool: pool), deviceStates: PostgresDeviceStates(pool: pool),
@@ -24,5 +25,7 @@ extension GatewayDependencies {
             tokenTagRateLimiter: RateLimiter(store: PostgresQuotaStore(pool: pool, windows: .appMinutes), windowSeconds: 60),
             channels: PostgresChannelStore(pool: pool), channelManager: channelManager,
             dispatchRecords: PostgresDispatchRecords(pool: pool), commits: commits)
+        dependencies.webhooks = PostgresWebhookStore(pool: pool, interest: eventInterest)
+        return dependencies
     }
 }

@@ -78,6 +78,12 @@ package func buildRouter(
     router.addRoutes(SegmentController(authenticator: authenticator, segments: dependencies.segments).routes)
     router.addRoutes(ActivityTypeController(authenticator: authenticator, apps: apps, types: activityTypes).routes)
     router.addRoutes(PriorityBudgetController(authenticator: authenticator, apps: apps, tenancy: dependencies.tenancy).routes)
+    if let webhooks = dependencies.webhooks {
+        router.addRoutes(
+            WebhookController(
+                authenticator: authenticator, apps: apps, webhooks: webhooks, allowsHTTP: configuration.webhookAllowsHTTP
+            ).routes)
+    }
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

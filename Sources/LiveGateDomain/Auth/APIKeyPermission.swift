@@ -25,9 +25,14 @@ package struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConver
     /// Reading and setting apps' hourly priority budgets (`/live_activity/priority_budget`).
     package static let priorityBudget = APIKeyPermission(known: "live_activity.priority_budget")
 
+    /// Creating, reading, deleting and resuming webhook endpoints (`/webhooks`).
+    package static let webhooksManage = APIKeyPermission(known: "webhooks.manage")
+    /// Reading a workspace's events (`GET /events`).
+    package static let eventsRead = APIKeyPermission(known: "events.read")
+
     package static let all: [APIKeyPermission] = [
         .liveActivityUpdate, .liveActivityStart, .messageActivityLogRead, .channelsManage, .liveActivityRead, .usersTrack,
-        .segmentsManage, .activityTypes, .priorityBudget,
+        .segmentsManage, .activityTypes, .priorityBudget, .webhooksManage, .eventsRead,
     ]
 
     package var description: String { rawValue }
