@@ -142,9 +142,12 @@ let package = Package(
                 "UUIDText",
                 "APNsCore",
                 "APNsClient",
+                // Webhooks' own HTTP/1.1-or-h2 client (Webhooks/WebhookHTTPClient), on threads of its own.
+                "CCurl",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings

@@ -88,6 +88,12 @@ package enum Gateway {
             services.append(delivery)
             engine = delivery
         }
+        if settings.webhooksEnabled {
+            services.append(
+                WebhookSender(
+                    queue: PostgresWebhookQueue(pool: pool), log: PostgresEventLog(pool: pool), settings: settings.webhooks,
+                    worker: worker, logger: logger))
+        }
         return GatewayParts(
             configuration: configuration, dependencies: dependencies, engine: engine, commits: commits, services: services,
             logger: logger)

@@ -33,6 +33,7 @@ extension GatewayDependencies {
         if let events {
             dependencies.reloadEventInterest = { @Sendable in try await events.reload() }
         }
+        dependencies.webhooks = PostgresWebhookStore(pool: pool, interest: events)
         return dependencies
     }
 }

@@ -46,6 +46,7 @@ extension GatewayMetrics {
         deviceStateReports, channelMemberPushesSkipped, contentStateMismatches, priorityLowered, dispatchesWaiting, dispatchesScheduled,
         oldestWaitingDispatch,
         apnsThrottled,
+        webhookDeliveries, webhookEventsDelivered, webhookLag,
         databaseConnectionsInUse, databaseConnectionsOpen, databaseWaits, databaseWaitDuration,
     ]
 

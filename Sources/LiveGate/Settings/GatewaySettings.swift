@@ -28,6 +28,9 @@ package struct GatewaySettings: Sendable {
     package var startConfirmWindow: Duration
     /// How long events are kept for webhooks and `GET /events`.
     package var eventRetention: Duration = .seconds(7 * 86_400)
+    /// Webhooks are sent from this process (off: another gateway sends them).
+    package var webhooksEnabled: Bool
+    package var webhooks: WebhookSettings
 
     /// `host` and `port`, when given (command-line flags), win over `LIVEGATE_HOST` and `LIVEGATE_PORT`.
     package init(_ reader: SettingsReader = SettingsReader(), host: String? = nil, port: Int? = nil) throws {
@@ -74,6 +77,18 @@ package struct GatewaySettings: Sendable {
             "LIVEGATE_START_CONFIRM_SECONDS", default: 300, range: 1...86_400, unit: .seconds(1))
         eventRetention = try reader.duration(
             "LIVEGATE_EVENTS_RETENTION_HOURS", default: 168, range: 1...8760, unit: .seconds(3600))
+        webhooksEnabled = try reader.switch("LIVEGATE_WEBHOOKS", default: true)
+        webhooks = try Self.webhooks(reader)
+        http.webhookAllowsHTTP = try reader.switch("LIVEGATE_WEBHOOK_ALLOW_HTTP", default: false)
+    }
+
+    private static func webhooks(_ reader: SettingsReader) throws -> WebhookSettings {
+        WebhookSettings(
+            pollInterval: try reader.duration(
+                "LIVEGATE_WEBHOOK_POLL_MILLISECONDS", default: 500, range: 50...60_000, unit: .milliseconds(1)),
+            timeout: try reader.duration("LIVEGATE_WEBHOOK_TIMEOUT_SECONDS", default: 10, range: 1...300, unit: .seconds(1)),
+            retryPeriod: try reader.duration("LIVEGATE_WEBHOOK_RETRY_HOURS", default: 24, range: 1...720, unit: .seconds(3600)),
+            concurrency: try reader.integer("LIVEGATE_WEBHOOK_CONCURRENCY", default: 8, range: 1...256))
     }
 
     private static func transport(_ reader: SettingsReader) throws -> HTTP2ClientConfiguration {

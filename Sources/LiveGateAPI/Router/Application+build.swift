@@ -81,6 +81,12 @@ package func buildRouter(
     if let events = dependencies.events {
         router.addRoutes(EventsController(authenticator: authenticator, apps: apps, events: events).routes)
     }
+    if let webhooks = dependencies.webhooks {
+        router.addRoutes(
+            WebhookController(
+                authenticator: authenticator, apps: apps, webhooks: webhooks, allowsHTTP: configuration.webhookAllowsHTTP
+            ).routes)
+    }
     router.addRoutes(DashboardController().routes)
     extraRoutes(router, authenticator)
 

@@ -24,6 +24,8 @@ package struct GatewayConfiguration: Sendable {
     package var metrics: MetricsExposure?
     /// Calls per minute to `/push_token_tag` from one address and per app (0: no limit).
     package var tokenTagLimits: TokenTagLimits.Settings
+    /// Webhook URLs may be `http://` to any host, not only to loopback ones (a private network's receiver).
+    package var webhookAllowsHTTP = false
 
     package init(
         host: String = "127.0.0.1",

@@ -37,6 +37,8 @@ package struct GatewayDependencies: Sendable {
     /// This process's delivery engine, told of commits and of a `DELETE` here; nil when it delivers
     /// nothing.
     package var commits: (any DispatchCommitListener)?
+    /// Webhook endpoints (`/webhooks`); nil: the routes are not served.
+    package var webhooks: (any WebhookStore)?
     /// Tests set a fixed time to check payload timestamps exactly.
     package var clock: MessageClock = .system
     /// The events written, for `GET /events` and webhook senders; nil: none are read.

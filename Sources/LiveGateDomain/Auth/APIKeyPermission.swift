@@ -25,9 +25,9 @@ package struct APIKeyPermission: Hashable, Sendable, Codable, CustomStringConver
     /// Reading and setting apps' hourly priority budgets (`/live_activity/priority_budget`).
     package static let priorityBudget = APIKeyPermission(known: "live_activity.priority_budget")
 
-    /// Creating, reading and deleting webhook endpoints (`/webhooks`).
+    /// Creating, reading, deleting and resuming webhook endpoints (`/webhooks`).
     package static let webhooksManage = APIKeyPermission(known: "webhooks.manage")
-    /// Reading the workspace's events (`GET /events`); a live key with it makes every event be written.
+    /// Reading a workspace's events (`GET /events`).
     package static let eventsRead = APIKeyPermission(known: "events.read")
 
     package static let all: [APIKeyPermission] = [
