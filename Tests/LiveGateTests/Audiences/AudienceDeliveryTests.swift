@@ -88,10 +88,12 @@ struct AudienceDeliveryTests {
     @Test func aScheduledStartToAnAudienceWaitsForItsTime() async throws {
         try await DeliveryHarness.with { harness in
             try await harness.insertFans(10, lionsEvery: 2)
-            let sendAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3).rounded(.down))
+            // Far enough ahead that a loaded machine accepts the start and claims before its time.
+            let sendAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 8).rounded(.down))
             let id = try await harness.startToAudience(Self.lions + #","send_at":"\#(iso8601(sendAt))""#, activityID: "final")
             try await harness.engine.deliverDue()
-            #expect(harness.simulator.received.isEmpty, "not before its time")
+            let claimedEarly = Date() < sendAt
+            #expect(!claimedEarly || harness.simulator.received.isEmpty, "not before its time")
             try await Task.sleep(until: .now + .seconds(max(0, sendAt.timeIntervalSinceNow) + 0.2))
             try await harness.engine.deliverDue()
             #expect(Set(harness.simulator.received.map(\.deviceToken)) == Set(stride(from: 0, to: 10, by: 2).map { token(numbered: $0) }))
