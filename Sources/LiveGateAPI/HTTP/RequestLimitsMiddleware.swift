@@ -39,9 +39,13 @@ package struct RequestLimitsMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// A POST, PUT or PATCH with a body: one whose `Content-Length` is not 0, or that is chunked. A POST
+    /// without one (`/webhooks/{id}/resume`) needs no content type.
     static func carriesBody(_ request: Request) -> Bool {
         switch request.method {
-        case .post, .put, .patch: return true
+        case .post, .put, .patch:
+            if let length = request.headers[.contentLength] { return length != "0" }
+            return request.headers[.transferEncoding] != nil
         default: return false
         }
     }
