@@ -26,7 +26,7 @@ workspace=$(sed -n 's/^  workspace: *//p' "$log")
 bin="$(swift build --show-bin-path)/livegate"
 key=$(DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate" "$bin" key create --workspace "$workspace" \
     --name "Contract test" \
-    --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage,live_activity.read,users.track,segments.manage |
+    --permissions messages.live_activity.update,messages.live_activity.start,message_activity_log.read,live_activity.channels.manage,live_activity.read,users.track,segments.manage,live_activity.types,live_activity.priority_budget,webhooks.manage,events.read |
     tail -n 1)
 
 # A segment for the starts that name one: a start's segment_id must exist (the hooks put this one in).

@@ -15,12 +15,22 @@ so that "a schema-valid request was refused" means a real contract bug:
 - `segment_id` on a start must name an existing segment: a well-formed one is replaced by the
   contract test's own (LIVEGATE_CONTRACT_SEGMENT_ID), and DELETE /segments/{segment_id} never gets
   that one (it gets a random UUID instead, a 404), so it stays for the starts.
+- a webhook's `url` must be https:// (http:// to a loopback host): a well-formed one becomes a loopback
+  URL where nothing listens, so the gateway's sender never reaches past this machine.
+- a priority budget's `frequent_priority_budget_per_hour` is at least `priority_budget_per_hour`, and
+  only raises a budget that is set: a pair of numbers is put in order, and a frequent budget without a
+  standard one is dropped.
+- a type's `content_state` and `attributes` must be schemas of the gateway's JSON Schema subset, which
+  is recursive and has rules of its own (keywords, `format` only on numbers): a generated object is
+  replaced by a valid subset schema. The subset's own refusals are tested in the gateway's suite. Its
+  `mode` is `warn`: starts that name the type carry generated content states, which `enforce` refuses.
 - an audience (a start's `custom_audience`, a segment's `audience`) holds at most 100 filters in
   all: a longer one is cut, the last part of its longest AND/OR first, which keeps it schema-valid.
 
 Values that violate the schema are never touched, so negative cases stay negative; schemathesis
 re-validates every case after these hooks, and judges it by what is actually sent.
 """
+import copy
 import datetime
 import os
 import re
@@ -32,6 +42,18 @@ import schemathesis
 
 APP_ID = os.environ["LIVEGATE_CONTRACT_APP_ID"]
 SEGMENT_ID = os.environ.get("LIVEGATE_CONTRACT_SEGMENT_ID")
+# Port 9 (discard) on loopback: nothing listens there, so deliveries fail at once and stay on this machine.
+UNREACHABLE_WEBHOOK = "http://127.0.0.1:9/contract-test"
+SUBSET_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "status": {"type": "string", "enum": ["preparing", "on_the_way", "delivered"]},
+        "eta": {"type": "number", "format": "apple-date"},
+        "stops": {"type": ["array", "null"], "items": {"type": "integer"}},
+    },
+    "required": ["status"],
+    "additionalProperties": True,
+}
 UUID_TEXT = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
@@ -90,6 +112,19 @@ def before_call(ctx, case, **kwargs):
         for field in ("custom_audience", "audience"):
             if isinstance(body.get(field), dict):
                 at_most_100_filters(body[field])
+        if case.operation.path == "/webhooks" and well_formed(body.get("url"), max_length=2048):
+            body["url"] = UNREACHABLE_WEBHOOK
+        standard, frequent = body.get("priority_budget_per_hour"), body.get("frequent_priority_budget_per_hour")
+        if all(type(value) in (int, float) for value in (standard, frequent)) and frequent < standard:
+            body["priority_budget_per_hour"], body["frequent_priority_budget_per_hour"] = frequent, standard
+        if "priority_budget_per_hour" in body and standard is None and type(frequent) in (int, float):
+            body["frequent_priority_budget_per_hour"] = None
+        if case.operation.path == "/live_activity/types/{attributes_type}":
+            for field in ("content_state", "attributes"):
+                if isinstance(body.get(field), dict):
+                    body[field] = copy.deepcopy(SUBSET_SCHEMA)
+            if body.get("mode") in (None, "enforce", "warn"):
+                body["mode"] = "warn"
         segment_id = body.get("segment_id")
         if SEGMENT_ID and isinstance(segment_id, str) and UUID_TEXT.fullmatch(segment_id):
             body["segment_id"] = SEGMENT_ID

@@ -113,7 +113,7 @@ struct FieldReader {
 
     func priority(_ field: String) -> APNsPriority? {
         guard let value = value(field) else { return nil }
-        guard let lexeme = value.numberLexeme, let number = Int(lexeme), let priority = APNsPriority(rawValue: number) else {
+        guard let number = value.wholeNumber, let priority = APNsPriority(rawValue: number) else {
             problems.add("\(name(field)) must be 5 or 10")
             return nil
         }

@@ -20,7 +20,8 @@ struct PriorityBudgetRequest {
             if let perHour {
                 if frequentPerHour < perHour {
                     problems.add(
-                        "frequent_priority_budget_per_hour must be at least priority_budget_per_hour: iOS gives those devices more, not less")
+                        "frequent_priority_budget_per_hour must be at least priority_budget_per_hour: iOS gives those devices more, not less"
+                    )
                 }
             } else if fields.isNull("priority_budget_per_hour") {
                 problems.add("frequent_priority_budget_per_hour needs priority_budget_per_hour: it only raises the budget for some devices")
@@ -34,7 +35,7 @@ struct PriorityBudgetRequest {
     /// A whole number from 1 to `PriorityBudget.maximumPerHour`; nil when absent, null or refused.
     private static func perHour(_ fields: FieldReader, _ field: String, problems: ValidationProblems) -> Int? {
         guard let value = fields.number(field) else { return nil }
-        guard let lexeme = value.numberLexeme, let count = Int(lexeme), (1...PriorityBudget.maximumPerHour).contains(count) else {
+        guard let count = value.wholeNumber, (1...PriorityBudget.maximumPerHour).contains(count) else {
             problems.add("\(field) must be a whole number from 1 to \(PriorityBudget.maximumPerHour), or null")
             return nil
         }

@@ -51,6 +51,22 @@ struct PriorityBudgetRoutesTests {
         }
     }
 
+    /// JSON Schema's integer, and client libraries that keep every number a double: `40.0` is 40.
+    @Test(arguments: ["40.0", "4e1", "4.0E+1"])
+    func aWholeNumberWrittenWithAFractionOrExponentIsTheSameBudget(written: String) async throws {
+        try await TestDatabase.with { database in
+            let tenant = try await database.makeTenant()
+            let app = tenant.app.identifier
+            try await TestGateway.app(database).test(.router) { client async throws in
+                let set = try await ActivityTypeRoutesTests.call(
+                    client, .put, Self.path, #"{"app_id":"\#(app)","priority_budget_per_hour":\#(written)}"#, key: tenant.secret)
+                #expect(set.status == .ok, "\(set.text)")
+                #expect(try set.json["priority_budget_per_hour"]?.serialized().asString == "40")
+                #expect(try await database.tenancy.app(identifier: app)?.priorityBudget == PriorityBudget(perHour: 40))
+            }
+        }
+    }
+
     @Test(arguments: [
         (#""priority_budget_per_hour":0"#, "priority_budget_per_hour must be a whole number from 1 to 100000, or null"),
         (#""priority_budget_per_hour":2.5"#, "priority_budget_per_hour must be a whole number from 1 to 100000, or null"),
