@@ -28,6 +28,12 @@
 #              drains at when every update is sent in full.
 #   events     sustained's load with every event written (a key with events.read subscribes the workspace):
 #              what writing them costs. Repeat it beside sustained, as budget.
+#   webhook    sustained's load with one webhook endpoint subscribed to every event type, its receiver on
+#              this machine (bench/tracking/webhook_receiver.c, answering 200 at once): what sending every
+#              event costs delivery, and each event's lag from its time to the receiver's 2xx (p50/p90/p99/
+#              max over the events received). Repeat it beside sustained, as budget.
+#   fanout-webhook  the fan-out with an endpoint subscribed to push.sent: one event per device. Repeat it
+#              beside fanout (--phases "fanout fanout-webhook fanout fanout-webhook ...").
 #   budget     sustained's load with the app under a priority budget (--budget "N M": N an hour, M on
 #              devices that allow frequent updates; default "5 20", so most activities pass it and every
 #              update reads its devices' settings): what counting costs. Repeat it beside sustained
@@ -77,6 +83,7 @@ start_rate=${start_rate:-$((rate / 4))}
 
 bench_start
 cc -O2 -o "$work/load" bench/tracking/load.c -lcurl
+cc -O2 -o "$work/webhook_receiver" bench/tracking/webhook_receiver.c
 
 sim_options=(--latency-ms "$latency")
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
@@ -120,6 +127,12 @@ case " $phases " in *" starts "*)
     ;;
 esac
 
+case " $phases " in *webhook*)
+    webhook_key=$("$bin" key create --workspace "$workspace" --name bench-webhooks \
+        --permissions webhooks.manage | tail -n 1)
+    ;;
+esac
+
 gateway_port=$(free_port)
 
 # phase_start NAME [VAR=value...]: a clean table and simulator, and a gateway with that environment.
@@ -140,8 +153,43 @@ phase_start() {
         curl -fsS "http://127.0.0.1:$gateway_port/healthz" >/dev/null 2>&1 && break
         sleep 0.1
     done
+    if [ -n "${webhook_events:-}" ]; then webhook_subscribe "$webhook_events"; fi
     gateway_cpu_before=$(cpu_ms "$gateway_pid")
     pg_cpu_before=$(pg_cpu_ms)
+}
+
+# webhook_subscribe TYPES: a receiver, and an endpoint for it (POST /webhooks) taking the JSON array TYPES.
+webhook_subscribe() {
+    local port
+    port=$(free_port)
+    webhook_stats="$work/webhook-$phase_name.stats"
+    "$work/webhook_receiver" "$port" "$webhook_stats" >"$work/webhook-$phase_name.log" 2>&1 &
+    webhook_pid=$!
+    bench_pids+=("$webhook_pid")
+    wait_for_port "$port"
+    webhook_id=$(curl -fsS -H "Authorization: Bearer $webhook_key" -H 'Content-Type: application/json' \
+        -d "{\"url\":\"http://127.0.0.1:$port/hook\",\"events\":$1}" "http://127.0.0.1:$gateway_port/webhooks" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["webhook_id"])')
+}
+
+# webhook_finish: waits until the receiver has every event written (at most 5 minutes), adds the phase's
+# lag figures to webhook_rows, and removes the endpoint, its receiver and the events.
+webhook_finish() {
+    local written received=0 waited=0
+    written=$(sql "SELECT count(*) FROM events WHERE type = ANY (ARRAY(SELECT json_array_elements_text('$webhook_events')))")
+    for waited in $(seq 1 3000); do
+        received=$(cut -d' ' -f1 "$webhook_stats")
+        [ "$received" -ge "$written" ] && break
+        sleep 0.1
+    done
+    [ "$received" -ge "$written" ] || { echo "bench/tracking: FAILED: the receiver got $received of $written events" >&2; exit 1; }
+    local events batches p50 p90 p99 max
+    read -r events batches p50 p90 p99 max <"$webhook_stats"
+    webhook_rows+=("$phase_name $written $events $batches $p50 $p90 $p99 $max $(awk -v w="$waited" 'BEGIN { printf "%.1f", (w - 1) / 10 }')")
+    curl -fsS -o /dev/null -X DELETE -H "Authorization: Bearer $webhook_key" "http://127.0.0.1:$gateway_port/webhooks/$webhook_id"
+    bench_stop "$webhook_pid"
+    sql "DELETE FROM events" >/dev/null
+    webhook_pid=
 }
 
 phase_stop() {
@@ -162,10 +210,12 @@ wait_finished() {
     [ "$bad" = 0 ] || { echo "bench/tracking: FAILED: $bad dispatches failed or had a failed push" >&2; exit 1; }
 }
 
-# fanout_phase: one update to the fan-out's devices; sets fanout_pps and fanout_us.
+# fanout_phase [NAME]: one update to the fan-out's devices; adds its row to fanout_rows, and sets
+# fanout_pps and fanout_us (the first run's) for the baselines.
 fanout_phase() {
-    echo "phase fanout: one update to $fanout devices..." >&2
-    phase_start fanout
+    local name=${1:-fanout}
+    echo "phase $name: one update to $fanout devices..." >&2
+    phase_start "$name"
     curl -fsS -o /dev/null -H "Authorization: Bearer $api_key" -H 'Content-Type: application/json' \
         -d "{\"app_id\":\"$app_id\",\"activity_id\":\"fanout\",\"content_state\":{\"n\":1}}" \
         "http://127.0.0.1:$gateway_port/messages/live_activity/update"
@@ -175,8 +225,12 @@ fanout_phase() {
     sent_count=${row%%|*}
     took=${row##*|}
     [ "$sent_count" = "$fanout" ] || { echo "bench/tracking: FAILED: the fan-out reached $sent_count of $fanout devices" >&2; exit 1; }
-    fanout_pps=$(awk -v n="$fanout" -v s="$took" 'BEGIN { printf "%d", n / s }')
-    fanout_us=$(awk -v c="$(( $(cpu_ms "$gateway_pid") - gateway_cpu_before ))" -v n="$fanout" 'BEGIN { printf "%.0f", c * 1000 / n }')
+    local pps us
+    pps=$(awk -v n="$fanout" -v s="$took" 'BEGIN { printf "%d", n / s }')
+    us=$(awk -v c="$(( $(cpu_ms "$gateway_pid") - gateway_cpu_before ))" -v n="$fanout" 'BEGIN { printf "%.0f", c * 1000 / n }')
+    fanout_rows+=("$name $pps $us")
+    if [ "$fanout_pps" = - ] && [ "$name" = fanout ]; then fanout_pps=$pps fanout_us=$us; fi
+    [ -z "${webhook_pid:-}" ] || webhook_finish
     phase_stop
 }
 
@@ -221,6 +275,7 @@ tracking() {
     wait_finished
     if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
     local gateway_ms=$(( $(cpu_ms "$gateway_pid") - gateway_cpu_before )) pg_ms=$(( $(pg_cpu_ms) - pg_cpu_before ))
+    [ -z "${webhook_pid:-}" ] || webhook_finish
     sim "$simulator/_sim/pushes" >"$work/pushes.json"
     local checked
     sql "SELECT DISTINCT ON (activity_id) substr(activity_id, 7), payload::json->'aps'->'content-state'->>'n', status
@@ -296,12 +351,17 @@ floors_phase() {
 }
 
 rows=()
+fanout_rows=()
+webhook_rows=()
+all_event_types='["dispatch.accepted","push.sent","push.failed","dispatch.done","dispatch.superseded","dispatch.cancelled","token.registered","token.rotated","token.removed","device.state","start.confirmed","start.unconfirmed"]'
 budget_counts=()
 event_counts=()
 fanout_pps=- fanout_us=- ingest_rps=- ingest_gateway_us=- ingest_pg_us=- floor_http_us=
 for phase in $phases; do
     case "$phase" in
         fanout) fanout_phase ;;
+        fanout-webhook) webhook_events='["push.sent"]' fanout_phase fanout-webhook ;;
+        webhook) webhook_events=$all_event_types tracking webhook "$rate" "$seconds" "$activities" ;;
         ingest) ingest_phase ;;
         sustained) tracking sustained "$rate" "$seconds" "$activities" ;;
         half) tracking half $((rate / 2)) "$seconds" "$activities" ;;
@@ -347,36 +407,48 @@ for row in "${rows[@]}"; do
     [ "$name" = sustained ] || continue
     [ "$fanout_pps" = - ] || echo "sustained delivered/s ÷ fan-out pushes/s: $(awk -v d="$delivered" -v f="$fanout_pps" 'BEGIN { printf "%.2f", d / f }')"
 done
-if [ ${#event_counts[@]} -gt 0 ]; then
-    echo "events written per events phase: ${event_counts[*]}"
-    printf '%s\n' "${rows[@]}" | awk '
-        $1 == "sustained" || $1 == "events" { d[$1] = d[$1] " " $4; g[$1] = g[$1] " " $(NF-2); p[$1] = p[$1] " " $(NF-1) }
+# compare_medians BASE OTHER: the medians of delivered/s, gateway and PostgreSQL µs per dispatch over the
+# rows of phases BASE and OTHER, as OTHER ÷ BASE.
+compare_medians() {
+    printf '%s\n' "${rows[@]}" | awk -v base="$1" -v other="$2" '
+        $1 == base || $1 == other { d[$1] = d[$1] " " $4; g[$1] = g[$1] " " $(NF-2); p[$1] = p[$1] " " $(NF-1) }
         function median(list,   n, a, i, j, t) {
             n = split(list, a, " ")
             for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
             return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
         }
         END {
-            if (d["sustained"] == "" || d["events"] == "") exit
-            printf "events ÷ sustained, medians: delivered/s %.2f, gateway µs/dispatch %.2f, PostgreSQL µs/dispatch %.2f\n",
-                median(d["events"]) / median(d["sustained"]), median(g["events"]) / median(g["sustained"]),
-                median(p["events"]) / median(p["sustained"])
+            if (d[base] == "" || d[other] == "") exit
+            printf "%s ÷ %s, medians: delivered/s %.2f, gateway µs/dispatch %.2f, PostgreSQL µs/dispatch %.2f\n", other, base,
+                median(d[other]) / median(d[base]), median(g[other]) / median(g[base]), median(p[other]) / median(p[base])
         }'
+}
+if [ ${#event_counts[@]} -gt 0 ]; then
+    echo "events written per events phase: ${event_counts[*]}"
+    compare_medians sustained events
+fi
+if [ ${#webhook_rows[@]} -gt 0 ]; then
+    printf '| webhook phase | events written | received | batches | lag p50 / p90 / p99 / max ms | caught up s after |\n'
+    printf '|---|---:|---:|---:|---|---:|\n'
+    for row in "${webhook_rows[@]}"; do
+        read -r name written received batches p50 p90 p99 max caught <<<"$row"
+        echo "| $name | $written | $received | $batches | $p50 / $p90 / $p99 / $max | $caught |"
+    done
+    compare_medians sustained webhook
+fi
+if [ ${#fanout_rows[@]} -gt 1 ]; then
+    echo "fan-out runs (name pushes/s gateway-µs/push): $(printf '%s; ' "${fanout_rows[@]}")"
+    printf '%s\n' "${fanout_rows[@]}" | awk '
+        { r[$1] = r[$1] " " $2 }
+        function median(list,   n, a, i, j, t) {
+            n = split(list, a, " ")
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        END { if (r["fanout"] != "" && r["fanout-webhook"] != "")
+            printf "fanout-webhook ÷ fanout, medians: pushes/s %.2f\n", median(r["fanout-webhook"]) / median(r["fanout"]) }'
 fi
 if [ ${#budget_counts[@]} -gt 0 ]; then
     echo "budget \"$budget\": updates counted at priority 10 and lowered to 5, per budget phase: ${budget_counts[*]}"
-    # Medians of each figure over the sustained and budget phases, and budget ÷ sustained.
-    printf '%s\n' "${rows[@]}" | awk '
-        $1 == "sustained" || $1 == "budget" { d[$1] = d[$1] " " $4; g[$1] = g[$1] " " $(NF-2); p[$1] = p[$1] " " $(NF-1) }
-        function median(list,   n, a, i, j, t) {
-            n = split(list, a, " ")
-            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        }
-        END {
-            if (d["sustained"] == "" || d["budget"] == "") exit
-            printf "budget ÷ sustained, medians: delivered/s %.2f, gateway µs/dispatch %.2f, PostgreSQL µs/dispatch %.2f\n",
-                median(d["budget"]) / median(d["sustained"]), median(g["budget"]) / median(g["sustained"]),
-                median(p["budget"]) / median(p["sustained"])
-        }'
+    compare_medians sustained budget
 fi
