@@ -63,7 +63,7 @@ package enum Gateway {
                 channels: EndedChannelDeletion(
                     store: dependencies.channels, tenancy: dependencies.tenancy, manager: dependencies.channelManager,
                     logger: logger),
-                logger: logger),
+                events: events, logger: logger),
             PeriodicService.plannerStatistics(pool: pool, logger: logger),
             PeriodicService.unconfirmedStarts(pool: pool, after: settings.startConfirmWindow, events: events, logger: logger),
             // Who subscribes to which events: every gateway writes them within this long of a change.

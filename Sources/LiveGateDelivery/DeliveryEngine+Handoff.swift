@@ -39,7 +39,7 @@ extension DeliveryEngine {
         do {
             // As at a claim, starts supersede nothing (`PostgresDeliveryQueue.claim`).
             let superseded = try await queue.supersedeOnHandover(
-                claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id))
+                claimed.filter { $0.dispatch.event != .start }.map(\.dispatch))
             for index in claimed.indices where superseded[claimed[index].dispatch.id] != nil {
                 claimed[index].stop = .superseded
             }

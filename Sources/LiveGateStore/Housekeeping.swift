@@ -28,13 +28,17 @@ package struct Housekeeping: Sendable {
 
     let pool: PostgresConnectionPool
     let batchSize: Int
+    /// Who subscribes to `token.removed`: the tokens retired are written as events only for them.
+    let events: (any EventInterest)?
 
-    package init(pool: PostgresConnectionPool, batchSize: Int = 10_000) {
+    package init(pool: PostgresConnectionPool, batchSize: Int = 10_000, events: (any EventInterest)? = nil) {
         self.pool = pool
         self.batchSize = batchSize
+        self.events = events
     }
 
-    /// Retires update tokens not refreshed within `tokenLifetime`; deletes log entries, hourly counts, payload mismatches, priority-budget hours,
+    /// Retires update tokens not refreshed within `tokenLifetime` (each a `token.removed` event for who
+    /// subscribes); deletes log entries, hourly counts, payload mismatches, priority-budget hours,
     /// finished dispatches and device state reports older than `retention`, push-to-start removals older
     /// than two days, quota windows of past hours and registration windows of past minutes, and
     /// `Idempotency-Key` answers past their 24 hours.
@@ -44,8 +48,7 @@ package struct Housekeeping: Sendable {
         let lifetime = tokenLifetime.inSeconds
         let kept = retention.inSeconds
         var report = Report()
-        report.retiredTokens = try await deleteInBatches(
-            "activity_tokens", where: "updated_at < now() - make_interval(secs => $1)", lifetime)
+        report.retiredTokens = try await retireStaleTokens(lifetime: lifetime)
         report.logEntries = try await deleteInBatches(
             "message_activity_log", where: "occurred_at < now() - make_interval(secs => $1)", kept)
         // An hour's count goes with the last entry it could belong to.
@@ -94,13 +97,13 @@ package struct Housekeeping: Sendable {
     /// One batch of finished dispatches to delete (`$2` at most), as housekeeping selects it.
     package static var finishedDispatchesSelection: String { batchSelection("dispatches", where: finishedDispatches) }
 
-    private static func batchSelection(_ table: String, where condition: String) -> String {
+    static func batchSelection(_ table: String, where condition: String) -> String {
         "SELECT ctid FROM \(table) WHERE \(condition) LIMIT $2"
     }
 
     /// `table` and `condition` are fixed strings of this file, never input; `condition` may use `$1`,
     /// which is `seconds`.
-    private func deleteInBatches(_ table: String, where condition: String, _ seconds: Double) async throws -> Int {
+    func deleteInBatches(_ table: String, where condition: String, _ seconds: Double) async throws -> Int {
         var total = 0
         while true {
             let deleted = try await pool.query(

@@ -23,9 +23,9 @@ package struct HousekeepingService: Service {
     package init(
         pool: PostgresConnectionPool, tokenLifetime: Duration, logSettings: ActivityLogSettings,
         eventRetention: Duration = .seconds(7 * 86_400), interval: Duration = .seconds(600), channels: EndedChannelDeletion? = nil,
-        logger: Logger
+        events: (any EventInterest)? = nil, logger: Logger
     ) {
-        self.housekeeping = Housekeeping(pool: pool)
+        self.housekeeping = Housekeeping(pool: pool, events: events)
         self.tokenLifetime = tokenLifetime
         self.retention = logSettings.retention
         self.eventRetention = eventRetention

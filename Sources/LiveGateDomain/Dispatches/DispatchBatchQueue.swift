@@ -21,7 +21,7 @@ package protocol DispatchBatchQueue: Sendable {
     /// dispatches of the same statement, or committed beside it by another gateway), each of them
     /// included when a newer dispatch of its activity is already being delivered. Returns each dispatch
     /// superseded, with the one that did.
-    func supersedeOnHandover(_ ids: [UUID]) async throws -> [UUID: UUID]
+    func supersedeOnHandover(_ handed: [Dispatch]) async throws -> [UUID: UUID]
     /// Gives back dispatches claimed and not started (no delivery slot was free for them): pending
     /// again from `retryAt`, with the claim not counted as an attempt.
     func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws

@@ -22,7 +22,8 @@ extension OutgoingEvent {
     /// A token registered, rotated or removed on a device: an update token under a tag (`activity_id`)
     /// or a push-to-start token of a type (`activity_attributes_type`), masked to its last 8 hex digits.
     /// `reason` says why a token was removed: `unregistered` (the app said so), `apns` (APNs called it
-    /// dead), `ended` (its activity ended on the device).
+    /// dead), `ended` (its activity ended on the device); `expired` (not refreshed within its lifetime,
+    /// retired by housekeeping) is written in SQL (`Housekeeping.retireStaleTokens`).
     package static func token(
         _ type: EventType, kind: TokenRegistration.Kind, app: App, deviceID: String, externalID: String?, token: String?,
         previousToken: String? = nil, reason: String? = nil

@@ -24,8 +24,11 @@ extension OutgoingEvent {
     }
 
     /// A dispatch's end: `dispatch.done` (its `status` `done`, or `failed` when it could not be sent),
-    /// `.superseded` or `.cancelled` (nil for a state that is no end), with its devices' counts.
-    package static func finished(_ dispatch: Dispatch, state: DispatchState, counts: DispatchCounts) -> OutgoingEvent? {
+    /// `.superseded` or `.cancelled` (nil for a state that is no end), with its devices' counts. A
+    /// superseded one names the newer dispatch that superseded it (`superseded_by`).
+    package static func finished(
+        _ dispatch: Dispatch, state: DispatchState, counts: DispatchCounts, supersededBy: UUID? = nil
+    ) -> OutgoingEvent? {
         let type: EventType
         switch state {
         case .done, .failed: type = .dispatchDone
@@ -39,6 +42,7 @@ extension OutgoingEvent {
         event.set("sent", counts.sent)
         event.set("failed", counts.failed)
         event.set("removed", counts.removed)
+        if type == .dispatchSuperseded { event.set("superseded_by", supersededBy?.lowercasedText) }
         return event
     }
 

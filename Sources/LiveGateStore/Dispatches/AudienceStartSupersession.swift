@@ -11,15 +11,18 @@ enum AudienceStartSupersession {
     static let covering = SupersessionStatement.Covering(
         newer: "true", older: "older.event = 'start' AND (older.audience IS NOT NULL OR older.segment_id IS NOT NULL)")
 
-    static let onClaim = PostgresStatement(
+    static let onClaim = SupersededEvents.Statements(
         name: "livegate_supersede_audience_starts",
-        sql: SupersessionStatement.supersede(
+        update: SupersessionStatement.supersede(
             olderThanRowsOf: "(SELECT id, app_id, activity_id, send_at, created_at, sequence FROM dispatches WHERE id = ANY($1::uuid[]))",
             newest: SupersessionStatement.tookEffectLast, olderCondition: SupersessionStatement.tookEffectBefore,
             covering: covering))
 
-    /// Runs `onClaim` for the claimed starts to an audience; returns each dispatch superseded with the one that did.
-    static func supersede(byClaimed claimed: [UUID], on connection: PostgresConnection) throws -> [UUID: UUID] {
-        try SupersessionStatement.run(onClaim, byClaimed: claimed, on: connection)
+    /// Runs `onClaim` for the claimed starts to an audience; returns each dispatch superseded with the one
+    /// that did. Those it ends at once have their `dispatch.superseded` written, for the apps subscribed.
+    static func supersede(
+        byClaimed claimed: [Dispatch], events: (any EventInterest)?, on connection: PostgresConnection
+    ) throws -> [UUID: UUID] {
+        try SupersessionStatement.run(onClaim, byClaimed: claimed, events: events, on: connection)
     }
 }

@@ -87,7 +87,7 @@ enum DispatchBatchStatements {
             FROM unnest($2::text[]::uuid[], $3::text[], $4::text[]::bigint[], $5::text[]::int[], $6::text[]::int[],
                         $7::text[]::int[], $8::text[]::int[]) AS r(id, status, cursor, sent, failed, retried, removed)
             WHERE d.id = r.id AND d.leased_by = $1 AND d.status = 'delivering'
-            RETURNING d.id, d.status, d.sent_count, d.failed_count, d.removed_count
+            RETURNING d.id, d.status, d.sent_count, d.failed_count, d.removed_count, d.superseded_by
             """)
 
     /// Hands the dispatches of the arrays back, due at their times, with the retries counted and where

@@ -78,9 +78,10 @@ extension PostgresDeliveryQueue {
         return Set(try rows.map { try $0.require("id", as: UUID.self) })
     }
 
-    package func supersedeOnHandover(_ ids: [UUID]) async throws -> [UUID: UUID] {
-        guard supersedes, !ids.isEmpty else { return [:] }
-        return try await pool.withConnection { try SupersessionStatement.supersede(byHandedOver: ids, on: $0) }
+    package func supersedeOnHandover(_ handed: [Dispatch]) async throws -> [UUID: UUID] {
+        guard supersedes, !handed.isEmpty else { return [:] }
+        let events = events
+        return try await pool.withConnection { try SupersessionStatement.supersede(byHandedOver: handed, events: events, on: $0) }
     }
 
     package func unclaim(_ ids: [UUID], worker: String, retryAt: Date) async throws {
@@ -126,7 +127,8 @@ extension PostgresDeliveryQueue {
                             dispatch, state: state,
                             counts: DispatchCounts(
                                 sent: try row.require("sent_count"), failed: try row.require("failed_count"),
-                                removed: try row.require("removed_count"))),
+                                removed: try row.require("removed_count")),
+                            supersededBy: try row.decode("superseded_by")),
                         events.wants(event.type, workspaceID: dispatch.workspaceID, appID: dispatch.appID)
                     else { continue }
                     endEvents.append(event)

@@ -65,10 +65,10 @@ package struct PostgresDeliveryQueue: DeliveryQueue {
             var claimed = try claim(connection)
             // A claimed dispatch may be superseded by another one of the same claim. Starts to named users
             // supersede nothing; starts to an audience supersede older ones of their activity.
-            let superseding = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch.id)
-            var superseded = try SupersessionStatement.supersede(byClaimed: superseding, on: connection)
-            let audienceStarts = claimed.filter { $0.dispatch.audience != nil }.map(\.dispatch.id)
-            superseded.merge(try AudienceStartSupersession.supersede(byClaimed: audienceStarts, on: connection)) { $1 }
+            let superseding = claimed.filter { $0.dispatch.event != .start }.map(\.dispatch)
+            var superseded = try SupersessionStatement.supersede(byClaimed: superseding, events: events, on: connection)
+            let audienceStarts = claimed.filter { $0.dispatch.audience != nil }.map(\.dispatch)
+            superseded.merge(try AudienceStartSupersession.supersede(byClaimed: audienceStarts, events: events, on: connection)) { $1 }
             for index in claimed.indices where superseded[claimed[index].dispatch.id] != nil {
                 claimed[index].stop = .superseded
             }

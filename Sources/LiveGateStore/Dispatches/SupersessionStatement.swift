@@ -27,7 +27,8 @@ enum SupersessionStatement {
                 """)
     }
 
-    /// An `UPDATE … RETURNING id, superseded_by` marking what the rows of `newer` (a CTE or subquery
+    /// An `UPDATE … RETURNING` (`id`, `superseded_by`, and what a `dispatch.superseded` event of the row
+    /// reads: `SupersededEvents`) marking what the rows of `newer` (a CTE or subquery
     /// with `id, app_id, activity_id`, and the columns `covering` reads: for updates and ends `event` and
     /// `external_id`, `''` or NULL for the whole tag) supersede. `olderCondition` says which candidates
     /// `older` are older than `n`; `newest` orders the newer rows newest first, so each older dispatch
@@ -83,9 +84,9 @@ enum SupersessionStatement {
     /// must not bring the older state back. (One whose newer dispatch is already done is not caught: no
     /// index finds an activity's finished dispatches, and one would cost every accepted message; the
     /// devices then order the two by their payloads' `timestamp`.)
-    static let onClaim = PostgresStatement(
+    static let onClaim = SupersededEvents.Statements(
         name: "livegate_supersede_on_claim",
-        sql: supersede(olderThanRowsOf: claimedAndDelivering, newest: tookEffectLast, olderCondition: tookEffectBefore))
+        update: supersede(olderThanRowsOf: claimedAndDelivering, newest: tookEffectLast, olderCondition: tookEffectBefore))
 
     /// The dispatches of `$1` (just claimed) and the others of their activities being delivered.
     private static let claimedAndDelivering = """
@@ -117,27 +118,40 @@ enum SupersessionStatement {
             < (coalesce(n.send_at, n.created_at), n.sequence)
         """
 
-    /// Runs `onClaim` for `claimed`; returns each dispatch it superseded with the one that did.
-    static func supersede(byClaimed claimed: [UUID], on connection: PostgresConnection) throws -> [UUID: UUID] {
-        try run(onClaim, byClaimed: claimed, on: connection)
+    /// Runs `onClaim` for `claimed`; returns each dispatch it superseded with the one that did. Those it
+    /// ends at once have their `dispatch.superseded` written, for the apps `events` says are subscribed.
+    static func supersede(
+        byClaimed claimed: [Dispatch], events: (any EventInterest)?, on connection: PostgresConnection
+    ) throws -> [UUID: UUID] {
+        try run(onClaim, byClaimed: claimed, events: events, on: connection)
     }
 
     /// `supersede(byClaimed:)` for dispatches handed over at their commit, whose commit already
     /// superseded what it could see: mostly nothing is left, and a read says so without a commit.
-    static func supersede(byHandedOver handed: [UUID], on connection: PostgresConnection) throws -> [UUID: UUID] {
-        guard !handed.isEmpty, try connection.query(onClaimFinds, [handed.map(\.lowercasedText)]).count > 0 else { return [:] }
-        return try supersede(byClaimed: handed, on: connection)
+    static func supersede(
+        byHandedOver handed: [Dispatch], events: (any EventInterest)?, on connection: PostgresConnection
+    ) throws -> [UUID: UUID] {
+        guard !handed.isEmpty, try connection.query(onClaimFinds, [handed.map(\.id.lowercasedText)]).count > 0 else { return [:] }
+        return try supersede(byClaimed: handed, events: events, on: connection)
     }
 
-    /// Runs a statement built by `supersede(olderThanRowsOf:…)` whose `$1` is the claimed dispatches.
+    /// Runs statements built by `supersede(olderThanRowsOf:…)` whose `$1` is the claimed dispatches: the
+    /// one writing events when any of their apps is subscribed, else the plain one.
     static func run(
-        _ statement: PostgresStatement, byClaimed claimed: [UUID], on connection: PostgresConnection
+        _ statements: SupersededEvents.Statements, byClaimed claimed: [Dispatch], events: (any EventInterest)?,
+        on connection: PostgresConnection
     ) throws
         -> [UUID: UUID]
     {
         guard !claimed.isEmpty else { return [:] }
+        let ids = claimed.map(\.id.lowercasedText)
+        let apps = SupersededEvents.apps(of: claimed, events: events)
+        let rows =
+            apps.isEmpty
+            ? try connection.query(statements.plain, [ids])
+            : try connection.query(statements.withEvents, [ids, apps.map(\.lowercasedText)])
         var superseded: [UUID: UUID] = [:]
-        for row in try connection.query(statement, [claimed.map(\.lowercasedText)]) {
+        for row in rows {
             superseded[try row.require("id")] = try row.require("superseded_by")
         }
         return superseded

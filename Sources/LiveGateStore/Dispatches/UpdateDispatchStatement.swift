@@ -50,13 +50,10 @@ enum UpdateDispatchStatement {
                 ORDER BY b.position
             ),
             -- A pending dispatch superseded here ends here: its `dispatch.superseded` event, when its app's
-            -- is subscribed to ($16, by the newer row), with the fields `OutgoingEvent.finished` gives.
+            -- is subscribed to ($16, by the newer row), with the fields `SupersededEvents.data` gives.
             superseded_events AS (
                 INSERT INTO events (workspace_id, app_id, type, data)
-                SELECT s.workspace_id, s.app_id, 'dispatch.superseded',
-                       json_build_object('activity_id', s.activity_id, 'dispatch_id', s.id, 'external_id', s.external_id,
-                                         'event', s.event, 'status', s.status, 'sent', s.sent_count,
-                                         'failed', s.failed_count, 'removed', s.removed_count)::text
+                SELECT s.workspace_id, s.app_id, 'dispatch.superseded', \(SupersededEvents.data(of: "s"))
                 FROM superseded s
                 JOIN batch b ON b.id = s.superseded_by
                 JOIN unnest($16::text[]) WITH ORDINALITY AS f(wanted, position) ON f.position = b.position

@@ -19,6 +19,10 @@ package final class PostgresEventInterest: EventInterest {
         snapshot.withLockedValue { $0.wants(type, workspaceID: workspaceID, appID: appID) }
     }
 
+    package func subscribers(of type: EventType) -> EventSubscribers {
+        snapshot.withLockedValue { $0.subscribers(of: type) }
+    }
+
     package var subscriptions: EventSubscriptions { snapshot.withLockedValue { $0 } }
 
     package func reload() async throws {
