@@ -23,7 +23,8 @@ package struct Migrator: Sendable {
     @discardableResult
     package func migrate() async throws -> [Int] {
         let migrations = try SchemaResources.migrations()
-        let applied = try await pool.withConnection { connection -> [Int] in
+        // A migration may rewrite a large table: no deadline (nothing waits on it but the start).
+        let applied = try await pool.withConnection(timeout: .unlimited) { connection -> [Int] in
             try connection.query("SELECT pg_advisory_lock($1)", [Self.advisoryLockKey])
             defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [Self.advisoryLockKey]) }
             try connection.query(

@@ -22,7 +22,8 @@ package struct PlannerStatistics: Sendable {
     /// counts; returns the ones it analyzed.
     @discardableResult
     package func refresh() async throws -> [String] {
-        try await pool.withConnection { connection in
+        // ANALYZE of a large table takes longer than a request's statement; it runs in the background.
+        try await pool.withConnection(timeout: .limit(.seconds(300))) { connection in
             let outgrown = try connection.query(
                 """
                 SELECT s.relname AS name

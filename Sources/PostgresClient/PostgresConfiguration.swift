@@ -7,6 +7,10 @@ public struct PostgresConfiguration: Sendable {
     public var maximumConnections: Int
     /// Seconds libpq waits for a connection to open (used unless the connection string sets its own).
     public var connectTimeoutSeconds: Int
+    /// How long one call of the pool may take - waiting for a free connection and every statement it
+    /// runs - before the client gives up on it and on its connection; nil: no limit. The client enforces
+    /// it itself: a server that hung never answers, and its kernel keeps the connection looking alive.
+    public var callTimeout: Duration?
     /// Shown in `pg_stat_activity`.
     public var applicationName: String
     /// More libpq connection keywords (`keepalives_idle`, `tcp_user_timeout`…); like the two above, the
@@ -26,6 +30,7 @@ public struct PostgresConfiguration: Sendable {
         connectionString: String,
         maximumConnections: Int = 10,
         connectTimeoutSeconds: Int = 5,
+        callTimeout: Duration? = .seconds(10),
         applicationName: String = "livegate",
         parameters: [String: String] = PostgresConfiguration.deadPeerDetection
     ) {
@@ -33,6 +38,7 @@ public struct PostgresConfiguration: Sendable {
         self.connectionString = connectionString
         self.maximumConnections = maximumConnections
         self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.callTimeout = callTimeout
         self.applicationName = applicationName
         self.parameters = parameters
     }

@@ -4,8 +4,19 @@ import Foundation
 /// One libpq connection. Every call blocks, so the pool runs them on its own threads, and hands a
 /// connection to one caller at a time; that exclusive hand-over is what makes `@unchecked Sendable` sound.
 /// The `PGconn` is owned here and freed exactly once, in `deinit`.
+///
+/// Statements are sent with libpq's asynchronous calls on a non-blocking socket and waited for with
+/// `poll` until `deadline`: a server that hangs (a frozen machine, a stalled disk) keeps its sockets open
+/// and the kernel keeps acknowledging, so neither PostgreSQL's timeouts nor TCP's would ever end the wait.
 public final class PostgresConnection: @unchecked Sendable {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
+    /// The server this connection reached (`host:port`), of the hosts a multi-host connection string names.
+    public let server: String
+    /// When the statements being run must be answered by; nil: no limit. The pool sets it for each call.
+    var deadline: ContinuousClock.Instant?
+    /// Set once the connection must not be used again though libpq still calls it open: a statement
+    /// missed its deadline (the server's state is unknown), or the server turned out read-only.
+    var discardReason: PostgresError.Code?
     /// Statements that returned a result since the pool last handed this connection out.
     var completedStatements = 0
     /// Names of the statements prepared on this connection (they last as long as it does).
@@ -16,9 +27,14 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private init(handle: OpaquePointer) {
         self.handle = handle
+        let host = PQhost(handle).map { String(cString: $0) } ?? ""
+        let port = PQport(handle).map { String(cString: $0) } ?? ""
+        server = "\(host):\(port)"
     }
 
     deinit {
+        // A connection that missed a deadline had its socket shut down already, so PQfinish's goodbye
+        // fails at once instead of blocking on a server that takes nothing.
         PQfinish(handle)
     }
 
@@ -56,7 +72,13 @@ public final class PostgresConnection: @unchecked Sendable {
         guard PQstatus(opened) == CONNECTION_OK else {
             throw PostgresError(code: .connectionFailed, message: connection.lastErrorMessage)
         }
-        // Timestamps are read back in one known text form.
+        guard PQsetnonblocking(opened, 1) == 0 else {
+            throw PostgresError(code: .connectionFailed, message: connection.lastErrorMessage)
+        }
+        // Timestamps are read back in one known text form. A server that accepted the connection and
+        // then froze gets the connect timeout here too.
+        connection.deadline = .now + .seconds(configuration.connectTimeoutSeconds)
+        defer { connection.deadline = nil }
         try connection.executeScript("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, YMD'")
         return connection
     }
@@ -75,8 +97,9 @@ public final class PostgresConnection: @unchecked Sendable {
         return nil
     }
 
-    /// True once libpq has seen the connection fail; the pool then discards it.
-    public var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+    /// True once libpq has seen the connection fail, a statement missed its deadline, or the server
+    /// answered that it is read-only (a primary demoted by a failover); the pool then discards it.
+    public var isBroken: Bool { discardReason != nil || PQstatus(handle) != CONNECTION_OK }
 
     /// On an idle connection, waits (blocking) up to `milliseconds` while the server sends nothing that
     /// breaks it, reading what comes: a server that shuts down or ends the session sends its goodbye and
@@ -105,10 +128,11 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs one statement with `$1…$n` parameters (`PQexecParams`); values never enter the SQL text.
     @discardableResult
     public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) throws -> PostgresRows {
-        let result = Self.withEncoded(parameters) { count, types, values, lengths, formats in
-            PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
+        try run {
+            Self.withEncoded(parameters) { count, types, values, lengths, formats in
+                PQsendQueryParams(handle, sql, count, types, values, lengths, formats, 0)
+            }
         }
-        return try consume(result)
     }
 
     /// Runs a statement prepared once per connection (`PQprepare`, then `PQexecPrepared`), so the hot
@@ -116,25 +140,26 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     public func query(_ statement: PostgresStatement, _ parameters: [(any PostgresBindable)?] = []) throws -> PostgresRows {
         if !preparedStatements.contains(statement.name) {
-            try consume(PQprepare(handle, statement.name, statement.sql, 0, nil))
+            try run { PQsendPrepare(handle, statement.name, statement.sql, 0, nil) }
             preparedStatements.insert(statement.name)
         }
         if statement.planning != planning {
             try executeScript("SET plan_cache_mode = \(statement.planning.planCacheMode)")
             planning = PQtransactionStatus(handle) == PQTRANS_IDLE ? statement.planning : nil
         }
-        let result = Self.withEncoded(parameters) { count, _, values, lengths, formats in
-            PQexecPrepared(handle, statement.name, count, values, lengths, formats, 0)
+        return try run {
+            Self.withEncoded(parameters) { count, _, values, lengths, formats in
+                PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, 0)
+            }
         }
-        return try consume(result)
     }
 
     /// Lays parameters out as libpq takes them: text with the type left to the server, or binary bytea.
     private static func withEncoded(
         _ parameters: [(any PostgresBindable)?],
         _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) ->
-            OpaquePointer?
-    ) -> OpaquePointer? {
+            Int32
+    ) -> Int32 {
         var values: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -177,7 +202,23 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs trusted SQL that may hold several statements and no parameters (`PQexec`): schema migrations
     /// and session settings only, never text that came from a request.
     public func executeScript(_ sql: String) throws {
-        try consume(PQexec(handle, sql))
+        try run { PQsendQuery(handle, sql) }
+    }
+
+    /// Sends with `send` (one of libpq's `PQsend…`), waits for the results within `deadline`, and
+    /// returns them as a blocking call would: the first error, or else the last result.
+    @discardableResult
+    private func run(_ send: () -> Int32) throws -> PostgresRows {
+        guard !isBroken else {
+            throw PostgresError(code: discardReason ?? .connectionLost, message: "the connection is no longer usable")
+        }
+        if let deadline, deadline <= .now {
+            // Nothing was sent, so the connection is sound, unless this leaves a transaction open on it.
+            if PQtransactionStatus(handle) != PQTRANS_IDLE { discardReason = .timedOut }
+            throw PostgresError(code: .timedOut, message: "the call's deadline passed before its next statement")
+        }
+        guard send() == 1 else { return try consume(nil) }
+        return try consume(try awaitResult())
     }
 
     /// Copies a result out and frees it; throws the server's error with its SQLSTATE.
@@ -194,6 +235,7 @@ public final class PostgresConnection: @unchecked Sendable {
         default:
             let sqlState = field(of: result, lg_pq_diag_sqlstate())
             let message = field(of: result, lg_pq_diag_message_primary()) ?? lastErrorMessage
+            if sqlState == PostgresError.readOnlySQLState { discardReason = .connectionLost }
             throw PostgresError(code: isBroken ? .connectionLost : .statementFailed, sqlState: sqlState, message: message)
         }
     }
@@ -218,7 +260,7 @@ public final class PostgresConnection: @unchecked Sendable {
         PQresultErrorField(result, code).map { String(cString: $0) }
     }
 
-    private var lastErrorMessage: String {
+    var lastErrorMessage: String {
         let text = PQerrorMessage(handle).map { String(cString: $0) } ?? ""
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? "unknown libpq error" : trimmed

@@ -11,6 +11,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
             case statementFailed
             case decodingFailed
             case poolClosed
+            case timedOut
         }
 
         private let base: Base
@@ -29,6 +30,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         public static let decodingFailed = Code(.decodingFailed)
         /// The pool was shut down.
         public static let poolClosed = Code(.poolClosed)
+        /// PostgreSQL did not answer within the call's deadline, or no connection was free by then. A
+        /// statement that was sent may or may not have taken effect.
+        public static let timedOut = Code(.timedOut)
 
         public var description: String { base.rawValue }
     }
@@ -54,13 +58,17 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// True when the statement broke a unique constraint (SQLSTATE 23505).
     public var isUniqueViolation: Bool { sqlState == "23505" }
 
+    /// SQLSTATE 25006: a write on a server that is read-only, as a primary is once a failover demoted it.
+    static let readOnlySQLState = "25006"
+
     /// True when PostgreSQL could not be reached rather than refusing the statement: no connection could
-    /// be opened (refused, timed out, the server starting up), an open one broke, the server is shutting
-    /// down (57P01 admin, 57P02 crash, 57P03 cannot connect now) or the connection failed (class 08).
-    /// Asking again later may succeed; asking again with the same statement at once will not help.
+    /// be opened (refused, timed out, the server starting up), an open one broke or missed its deadline,
+    /// the server is shutting down (57P01 admin, 57P02 crash, 57P03 cannot connect now), the connection
+    /// failed (class 08), or the server is no longer the primary (25006 read-only). Asking again later may
+    /// succeed; asking again with the same statement at once will not help.
     public var isDatabaseUnavailable: Bool {
-        if code == .connectionFailed || code == .connectionLost { return true }
+        if code == .connectionFailed || code == .connectionLost || code == .timedOut { return true }
         guard let sqlState else { return false }
-        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", Self.readOnlySQLState].contains(sqlState)
     }
 }

@@ -19,8 +19,10 @@ public final class PostgresSession: @unchecked Sendable {
         self.configuration = configuration
     }
 
-    /// Runs `body` on the session's connection, opening one first when there is none (or it broke).
+    /// Runs `body` on the session's connection, opening one first when there is none (or it broke), with
+    /// the statements it runs due by `timeout` (from when the connection is open).
     public func withConnection<Result: Sendable>(
+        timeout: PostgresCallTimeout = .configured,
         _ body: @escaping @Sendable (_ connection: PostgresConnection, _ isNew: Bool) throws -> Result
     ) async throws -> Result {
         try await runBlocking { [self] in
@@ -29,7 +31,10 @@ public final class PostgresSession: @unchecked Sendable {
                 connection = nil  // frees the broken one
                 connection = try PostgresConnection.connect(configuration)
             }
-            return try body(connection!, isNew)
+            let open = connection!
+            open.deadline = timeout.deadline(configuration)
+            defer { open.deadline = nil }
+            return try body(open, isNew)
         }
     }
 

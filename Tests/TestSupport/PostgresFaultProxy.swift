@@ -40,6 +40,7 @@ package final class PostgresFaultProxy: @unchecked Sendable {
     private var statements: [String] = []
     private var sockets: Set<Int32> = []
     private var closed = false
+    private var frozen = false
 
     /// Listens on a free loopback port, relaying each connection to `host`:`port`.
     package init(serverHost host: String, serverPort: Int) throws {
@@ -92,6 +93,23 @@ package final class PostgresFaultProxy: @unchecked Sendable {
     /// How many statements containing `text` were sent so far, faulted ones included.
     package func statements(containing text: String) -> Int {
         lock.withLock { statements.filter { $0.contains(text) }.count }
+    }
+
+    /// Stops relaying anything, both ways, on every connection and on new ones, while keeping every
+    /// socket open: a server machine that hung (SIGSTOP, a stalled disk, a paused VM). The kernel still
+    /// accepts connections and takes what is sent; nothing answers until `thaw`.
+    package func freeze() {
+        lock.withLock { frozen = true }
+    }
+
+    /// Relays again what waited.
+    package func thaw() {
+        lock.withLock { frozen = false }
+    }
+
+    /// Blocks a relay thread while the proxy is frozen (and not closed).
+    func waitWhileFrozen() {
+        while lock.withLock({ frozen && !closed }) { Thread.sleep(forTimeInterval: 0.01) }
     }
 
     /// Stops listening and closes every connection.

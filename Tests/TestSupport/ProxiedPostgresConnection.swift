@@ -37,6 +37,7 @@ final class ProxiedPostgresConnection: @unchecked Sendable {
         defer { relayEnded() }
         guard relayStartup() else { return }
         while let (header, body) = readMessage(from: client) {
+            proxy.waitWhileFrozen()
             if let sql = executedStatement(type: header[0], body: body), let fault = proxy.fault(forStatement: sql) {
                 switch fault {
                 case .breakConnection:
@@ -56,6 +57,7 @@ final class ProxiedPostgresConnection: @unchecked Sendable {
     /// Relays the untyped messages that open a connection: encryption requests (answered with one byte),
     /// then the startup message or a cancel request. False when the connection ended or went encrypted.
     private func relayStartup() -> Bool {
+        proxy.waitWhileFrozen()
         while true {
             guard let lengthBytes = readExactly(client, 4) else { return false }
             let length = Self.integer(lengthBytes)
@@ -146,6 +148,7 @@ final class ProxiedPostgresConnection: @unchecked Sendable {
             guard let lengthBytes = readExactly(server, 4) else { return }
             let length = Self.integer(lengthBytes)
             guard length >= 4, let body = readExactly(server, length - 4) else { return }
+            proxy.waitWhileFrozen()
             let relayed = lock.withLock {
                 if first[0] == UInt8(ascii: "Z"), let status = body.first { transactionStatus = status }
                 return writeAll(client, first + lengthBytes + body)

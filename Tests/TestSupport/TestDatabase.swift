@@ -31,7 +31,7 @@ package struct TestDatabase: Sendable {
         let pool = PostgresConnectionPool(
             configuration: .init(
                 connectionString: connectionString, maximumConnections: poolSize,
-                connectTimeoutSeconds: TestPostgres.connectTimeoutSeconds))
+                connectTimeoutSeconds: TestPostgres.connectTimeoutSeconds, callTimeout: TestPostgres.callTimeout))
         let database = TestDatabase(name: name, connectionString: connectionString, pool: pool)
         do {
             let result = try await body(database)

@@ -38,7 +38,7 @@ package enum TestPostgres {
             let pool = PostgresConnectionPool(
                 configuration: .init(
                     connectionString: try connectionString(database: "postgres"), maximumConnections: 1,
-                    connectTimeoutSeconds: connectTimeoutSeconds))
+                    connectTimeoutSeconds: connectTimeoutSeconds, callTimeout: callTimeout))
             do {
                 try await pool.query(sql)
                 await pool.close()
@@ -52,6 +52,9 @@ package enum TestPostgres {
     /// Longer than a gateway's: every test starts at once on two cores, and a slow connection here is
     /// load, not the failure under test.
     package static let connectTimeoutSeconds = 30
+    /// The tests' own calls (setting up, reading outcomes) for the same reason: a call that outlasts a
+    /// gateway's deadline here is load, unless a test is about deadlines and sets its own.
+    package static let callTimeout: Duration = .seconds(120)
 }
 
 /// One migrated template per test process; every test database is a copy of it, which is far faster
@@ -68,7 +71,7 @@ actor MigratedTemplate {
             let pool = PostgresConnectionPool(
                 configuration: .init(
                     connectionString: try TestPostgres.connectionString(database: name), maximumConnections: 1,
-                    connectTimeoutSeconds: TestPostgres.connectTimeoutSeconds))
+                    connectTimeoutSeconds: TestPostgres.connectTimeoutSeconds, callTimeout: TestPostgres.callTimeout))
             do {
                 try await Migrator(pool: pool, logger: Logger(label: "test.migrator")).migrate()
                 await pool.close()

@@ -27,7 +27,8 @@ package struct SettingsReader: Sendable {
             throw SettingsError("DATABASE_URL is not set: give a libpq connection string or a postgres:// URI")
         }
         return PostgresConfiguration(
-            connectionString: url, maximumConnections: try integer("LIVEGATE_DB_POOL_SIZE", default: 10, range: 1...500))
+            connectionString: url, maximumConnections: try integer("LIVEGATE_DB_POOL_SIZE", default: 10, range: 1...500),
+            callTimeout: try duration("LIVEGATE_DB_TIMEOUT_SECONDS", default: 10, range: 1...600, unit: .seconds(1)))
     }
 
     package func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
