@@ -183,6 +183,8 @@ struct DashboardTests {
                     #"<option value="Other Live Activity errors" data-label="Other error" data-style="type-other">Other Live Activity errors</option>"#,
                     #"<option value="Live Activity content-state mismatch" data-label="Payload mismatch" data-style="type-payload-mismatch">Live Activity content-state mismatch</option>"#,
                     #"<option value="Live Activity priority lowered" data-label="Priority lowered" data-style="type-priority-lowered">Live Activity priority lowered</option>"#,
+                    #"<option value="Webhook endpoint paused" data-label="Webhook paused" data-style="type-webhook-paused">Webhook endpoint paused</option>"#,
+                    #"<option value="Webhook endpoint resumed" data-label="Webhook resumed" data-style="type-webhook-resumed">Webhook endpoint resumed</option>"#,
                 ]
                 let options = page.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("<option") }
                 #expect(options == expected)
