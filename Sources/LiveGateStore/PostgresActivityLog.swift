@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import LiveGateDomain
 import PostgresClient
@@ -18,7 +19,7 @@ package struct PostgresActivityLog: ActivityLogRepository {
         """
         SELECT l.id, (extract(epoch FROM l.occurred_at) * 1000000)::bigint AS occurred_micros, a.app_identifier,
                l.type, l.message, l.activity_id, l.dispatch_id, l.external_id, l.masked_token,
-               l.apns_status::int AS apns_status, l.apns_reason, l.apns_id
+               l.apns_status::int AS apns_status, l.apns_reason, l.apns_id, l.details::text AS details
         FROM message_activity_log l LEFT JOIN apps a ON a.id = l.app_id
         WHERE l.workspace_id = $1 \(dispatchFilter)
           AND ($2::uuid IS NULL OR l.app_id = $2)
@@ -94,6 +95,12 @@ package struct PostgresActivityLog: ActivityLogRepository {
                 activityID: try row.decode("activity_id"), dispatchID: try row.decode("dispatch_id"),
                 externalID: try row.decode("external_id"), maskedToken: try row.decode("masked_token"),
                 apnsStatus: try row.decode("apns_status"), apnsReason: try row.decode("apns_reason"),
-                apnsID: try row.decode("apns_id")))
+                apnsID: try row.decode("apns_id"), details: try details(row.decode("details"))))
+    }
+
+    /// The stored details object; nil for entries without (delivery's), and for anything but an object.
+    static func details(_ text: String?) throws -> JSONObject? {
+        guard let text else { return nil }
+        return try JSONValue.parse(text).objectValue
     }
 }

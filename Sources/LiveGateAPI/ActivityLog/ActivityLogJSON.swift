@@ -31,6 +31,7 @@ enum ActivityLogJSON {
         object.set("apns_status", entry.apnsStatus.map { .number(String($0)) } ?? .null)
         object.set("apns_reason", optional(entry.apnsReason))
         object.set("apns_id", optional(entry.apnsID))
+        object.set("details", entry.details.map(JSONValue.object) ?? .null)
         return .object(object)
     }
 

@@ -19,6 +19,8 @@ enum ActivityLogTypeOptions {
         case .other: ("Other error", "type-other")
         case .contentStateMismatch: ("Payload mismatch", "type-payload-mismatch")
         case .priorityLowered: ("Priority lowered", "type-priority-lowered")
+        case .webhookPaused: ("Webhook paused", "type-webhook-paused")
+        case .webhookResumed: ("Webhook resumed", "type-webhook-resumed")
         default: (type.rawValue, "type-unknown")
         }
     }

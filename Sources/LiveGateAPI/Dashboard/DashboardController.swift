@@ -4,13 +4,14 @@ import LiveGateDomain
 
 /// The admin web pages: `GET /dashboard/message-activity-log`, `GET /dashboard/dispatch?id=…`
 /// (one dispatch: its status, counts and log entries), `GET /dashboard/activity?app_id=…&activity_id=…`
-/// (one activity: its devices, their states and its dispatches) and the CSS, JavaScript and icon they load from
+/// (one activity: its devices, their states and its dispatches), `GET /dashboard/webhooks` (the workspace's
+/// webhook endpoints, resuming a paused one) and the CSS, JavaScript and icon they load from
 /// `/dashboard/assets/<name>`. They need no key to load; each page asks for one and calls the JSON API
 /// with it. Served with a strict Content Security Policy: only this origin's scripts, styles and
 /// `fetch`es, no inline code, no framing.
 package struct DashboardController: Sendable {
     /// The pages, by route name; each is a file of `Dashboard/Assets` of that name.
-    static let pageNames = ["message-activity-log", "dispatch", "activity"]
+    static let pageNames = ["message-activity-log", "dispatch", "activity", "webhooks"]
 
     let files: DashboardAssets
     /// The pages as served: their lists of log entry types filled in from `ActivityLogType.all`.

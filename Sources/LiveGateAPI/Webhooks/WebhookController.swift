@@ -95,7 +95,8 @@ package struct WebhookController: Sendable {
     @Sendable func resume(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         guard let key = context.apiKey else { throw APIError.missingKey }
         let text = context.parameters.get("webhook_id") ?? ""
-        guard let id = UUID(uuidString: text), let endpoint = try await webhooks.resume(id: id, workspaceID: key.workspaceID) else {
+        guard let id = UUID(uuidString: text), let endpoint = try await webhooks.resume(id: id, workspaceID: key.workspaceID, by: key)
+        else {
             throw Self.notFound(text)
         }
         context.logger.info("webhook endpoint resumed", metadata: ["webhook_id": "\(id.lowercasedText)"])

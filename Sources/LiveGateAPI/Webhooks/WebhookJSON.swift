@@ -17,6 +17,7 @@ enum WebhookJSON {
         object.set("failures", .number(String(endpoint.failures)))
         object.set("failing_since", endpoint.failingSince.map { .string(DispatchJSON.time($0)) } ?? .null)
         object.set("last_error", endpoint.lastError.map(JSONValue.string) ?? .null)
+        object.set("retry_at", endpoint.retryAt.map { .string(DispatchJSON.time($0)) } ?? .null)
         object.set("last_delivered_at", endpoint.lastDeliveredAt.map { .string(DispatchJSON.time($0)) } ?? .null)
         object.set("delivered_events", .number(String(endpoint.deliveredEvents)))
         let (seconds, attoseconds) = endpoint.lag.components

@@ -1,7 +1,9 @@
+import APNsCore
 import Foundation
 
-/// One failure a person should see, as delivery records it. The workspace and app come from the
-/// dispatch the entry is written for.
+/// One failure a person should see, as delivery records it (the workspace and app come from the
+/// dispatch the entry is written for), or a webhook endpoint's pause or resumption (the endpoint's
+/// workspace and app, if it has one).
 package struct ActivityLogEntry: Sendable, Equatable {
     package var type: ActivityLogType
     /// For a person: what happened and what LiveGate did about it.
@@ -14,11 +16,14 @@ package struct ActivityLogEntry: Sendable, Equatable {
     package var apnsStatus: Int?
     package var apnsReason: String?
     package var apnsID: String?
+    /// What an entry that is not about a device is about, as structured fields (a webhook endpoint's
+    /// id, host and failures); nil for delivery's entries, whose columns above say it all.
+    package var details: JSONObject?
 
     package init(
         type: ActivityLogType, message: String, activityID: String? = nil, dispatchID: UUID? = nil,
         externalID: String? = nil, maskedToken: String? = nil, apnsStatus: Int? = nil, apnsReason: String? = nil,
-        apnsID: String? = nil
+        apnsID: String? = nil, details: JSONObject? = nil
     ) {
         self.type = type
         self.message = message
@@ -29,6 +34,7 @@ package struct ActivityLogEntry: Sendable, Equatable {
         self.apnsStatus = apnsStatus
         self.apnsReason = apnsReason
         self.apnsID = apnsID
+        self.details = details
     }
 }
 

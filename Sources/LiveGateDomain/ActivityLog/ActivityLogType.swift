@@ -20,7 +20,15 @@ package struct ActivityLogType: RawRepresentable, Sendable, Hashable, CustomStri
     /// and clock hour, at the first. LiveGate's own type.
     package static let priorityLowered = ActivityLogType(rawValue: "Live Activity priority lowered")
 
+    /// A webhook endpoint failed for the whole retry period and was paused: nothing is sent to it until
+    /// it is resumed. LiveGate's own type; its entry's `details` name the endpoint.
+    package static let webhookPaused = ActivityLogType(rawValue: "Webhook endpoint paused")
+
+    /// A paused webhook endpoint was resumed (`POST /webhooks/{id}/resume`). LiveGate's own type.
+    package static let webhookResumed = ActivityLogType(rawValue: "Webhook endpoint resumed")
+
     package static let all: [ActivityLogType] = [
         .noPushCredential, .invalidPushCredential, .feedbackRemovedToken, .other, .contentStateMismatch, .priorityLowered,
+        .webhookPaused, .webhookResumed,
     ]
 }

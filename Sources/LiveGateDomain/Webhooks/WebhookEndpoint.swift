@@ -14,6 +14,8 @@ package struct WebhookEndpoint: Sendable, Equatable {
     package let failures: Int
     package let failingSince: Date?
     package let lastError: String?
+    /// When the failed batch is tried again: nil while it is not failing, or paused.
+    package let retryAt: Date?
     package let lastDeliveredAt: Date?
     package let deliveredEvents: Int64
     /// How far behind it is: from the oldest event it has not been sent to now; zero when none waits.
@@ -21,7 +23,7 @@ package struct WebhookEndpoint: Sendable, Equatable {
 
     package init(
         id: UUID, workspaceID: UUID, appIdentifier: String?, url: String, eventTypes: [EventType], createdAt: Date,
-        pausedAt: Date?, failures: Int, failingSince: Date?, lastError: String?, lastDeliveredAt: Date?,
+        pausedAt: Date?, failures: Int, failingSince: Date?, lastError: String?, retryAt: Date?, lastDeliveredAt: Date?,
         deliveredEvents: Int64, lag: Duration
     ) {
         self.id = id
@@ -34,6 +36,7 @@ package struct WebhookEndpoint: Sendable, Equatable {
         self.failures = failures
         self.failingSince = failingSince
         self.lastError = lastError
+        self.retryAt = retryAt
         self.lastDeliveredAt = lastDeliveredAt
         self.deliveredEvents = deliveredEvents
         self.lag = lag

@@ -12,6 +12,14 @@ package protocol WebhookStore: Sendable {
     func endpoint(id: UUID, workspaceID: UUID) async throws -> WebhookEndpoint?
     /// False when the workspace has no such endpoint.
     func delete(id: UUID, workspaceID: UUID) async throws -> Bool
-    /// Clears a pause and the failures, due at once; nil when the workspace has no such endpoint.
-    func resume(id: UUID, workspaceID: UUID) async throws -> WebhookEndpoint?
+    /// Clears a pause and the failures, due at once; nil when the workspace has no such endpoint. A
+    /// paused endpoint's resumption is logged (`key`: who asked for it), in the same transaction.
+    func resume(id: UUID, workspaceID: UUID, by key: APIKey?) async throws -> WebhookEndpoint?
+}
+
+extension WebhookStore {
+    /// Resumed by no key: tools and tests.
+    package func resume(id: UUID, workspaceID: UUID) async throws -> WebhookEndpoint? {
+        try await resume(id: id, workspaceID: workspaceID, by: nil)
+    }
 }

@@ -74,24 +74,35 @@ package struct PostgresWebhookQueue: WebhookQueue {
         ).affectedRowCount > 0
     }
 
+    /// A pause writes its activity log entry in the same transaction: an endpoint is never paused
+    /// without its entry, nor logged as paused by a change that rolled back.
     package func failed(
         _ id: UUID, worker: String, error: String, retryAfter: Duration, retryPeriod: Duration
     ) async throws
         -> WebhookFailure?
     {
-        let rows = try await pool.query(
-            """
-            UPDATE webhook_endpoints
-            SET failures = failures + 1, failing_since = coalesce(failing_since, now()), last_error = left($3, 500),
-                next_attempt_at = now() + $4 * interval '1 millisecond',
-                paused_at = CASE WHEN coalesce(failing_since, now()) <= now() - $5 * interval '1 millisecond' THEN now() END,
-                leased_by = NULL, leased_until = NULL
-            WHERE id = $1 AND leased_by = $2
-            RETURNING failures, failing_since, paused_at IS NOT NULL AS paused
-            """, [id, worker, error, retryAfter.milliseconds, retryPeriod.milliseconds])
-        return try rows.first.map {
-            WebhookFailure(
-                failures: try $0.require("failures"), failingSince: try $0.require("failing_since"), paused: try $0.require("paused"))
+        try await pool.transaction { connection -> WebhookFailure? in
+            let rows = try connection.query(
+                """
+                UPDATE webhook_endpoints
+                SET failures = failures + 1, failing_since = coalesce(failing_since, now()), last_error = left($3, 500),
+                    next_attempt_at = now() + $4 * interval '1 millisecond',
+                    paused_at = CASE WHEN coalesce(failing_since, now()) <= now() - $5 * interval '1 millisecond' THEN now() END,
+                    leased_by = NULL, leased_until = NULL
+                WHERE id = $1 AND leased_by = $2
+                RETURNING failures, failing_since, paused_at IS NOT NULL AS paused, workspace_id, app_id, url, last_error
+                """, [id, worker, error, retryAfter.milliseconds, retryPeriod.milliseconds])
+            guard let row = rows.first else { return nil }
+            let failure = WebhookFailure(
+                failures: try row.require("failures"), failingSince: try row.require("failing_since"), paused: try row.require("paused"))
+            if failure.paused {
+                let entry = WebhookLogEntries.paused(
+                    webhookID: id, url: try row.require("url"), failures: failure.failures, failingSince: failure.failingSince,
+                    lastError: try row.decode("last_error"))
+                try WebhookLogStatement.insert(
+                    entry, workspaceID: try row.require("workspace_id"), appID: try row.decode("app_id"), on: connection)
+            }
+            return failure
         }
     }
 

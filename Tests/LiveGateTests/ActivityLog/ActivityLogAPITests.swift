@@ -44,7 +44,7 @@ struct ActivityLogAPITests {
                           "message":"APNs says the device token is no longer valid (410 Unregistered); the token was removed.",
                           "activity_id":"game-42","dispatch_id":"\(dispatch.uuidString.lowercased())","external_id":"fan-7",
                           "token":"…1a2b3c4d","apns_status":410,"apns_reason":"Unregistered",
-                          "apns_id":"123e4567-e89b-12d3-a456-426614174000"}],
+                          "apns_id":"123e4567-e89b-12d3-a456-426614174000","details":null}],
                          "message":"success","next_cursor":null,"suppressed":[]}
                         """)
             }
@@ -220,7 +220,7 @@ struct ActivityLogAPITests {
                         "dispatch_id must be a UUID, such as the dispatch_id a message call answered",
                         "limit must be a whole number from 1 to 100",
                         "since must be an ISO 8601 date-time with a zone, such as 2023-02-28T00:00:00+0000",
-                        "type must be one of: 'Live Activity error (No push credential)', 'Live Activity error (Invalid push credential)', 'APNS Feedback Removed Token errors', 'Other Live Activity errors', 'Live Activity content-state mismatch', 'Live Activity priority lowered'",
+                        "type must be one of: 'Live Activity error (No push credential)', 'Live Activity error (Invalid push credential)', 'APNS Feedback Removed Token errors', 'Other Live Activity errors', 'Live Activity content-state mismatch', 'Live Activity priority lowered', 'Webhook endpoint paused', 'Webhook endpoint resumed'",
                     ])
                 let backwards = try await Self.get(
                     client, "?since=2025-11-22T10:00:00Z&until=2025-11-22T09:00:00Z", key: tenant.secret)

@@ -183,6 +183,8 @@ struct DashboardTests {
                     #"<option value="Other Live Activity errors" data-label="Other error" data-style="type-other">Other Live Activity errors</option>"#,
                     #"<option value="Live Activity content-state mismatch" data-label="Payload mismatch" data-style="type-payload-mismatch">Live Activity content-state mismatch</option>"#,
                     #"<option value="Live Activity priority lowered" data-label="Priority lowered" data-style="type-priority-lowered">Live Activity priority lowered</option>"#,
+                    #"<option value="Webhook endpoint paused" data-label="Webhook paused" data-style="type-webhook-paused">Webhook endpoint paused</option>"#,
+                    #"<option value="Webhook endpoint resumed" data-label="Webhook resumed" data-style="type-webhook-resumed">Webhook endpoint resumed</option>"#,
                 ]
                 let options = page.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("<option") }
                 #expect(options == expected)
@@ -225,8 +227,8 @@ struct DashboardTests {
     @Test func theFilesHaveNoInlineCodeAndNeverParseDataAsHTML() throws {
         let pages = try Self.assetFiles(ending: ".html")
         let scripts = try Self.assetFiles(ending: ".js")
-        #expect(pages == ["activity.html", "dispatch.html", "message-activity-log.html"])
-        #expect(scripts == ["activity.js", "common.js", "dashboard.js", "dispatch.js"])
+        #expect(pages == ["activity.html", "dispatch.html", "message-activity-log.html", "webhooks.html"])
+        #expect(scripts == ["activity.js", "common.js", "dashboard.js", "dispatch.js", "webhooks.js"])
         for page in pages {
             let html = try String(contentsOf: Self.assets.appendingPathComponent(page), encoding: .utf8)
             for pattern in [#"<script(?![^>]*\ssrc=)"#, #"\son[a-z]+\s*="#, #"\sstyle\s*="#, #"<style"#, #"javascript:"#, #"https?://"#] {

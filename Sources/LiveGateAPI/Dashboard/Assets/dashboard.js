@@ -4,7 +4,7 @@
   'use strict';
 
   const {
-    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, dispatchLink, activityLink, parseTime, formats,
+    $, element, none, textOrNone, readTypes, typeLabel, apnsAnswer, isUUID, dispatchLink, activityLink, parseTime, formats,
     timeElement, storedKey, onKeyEntered, dropKey, showError, errorsOf, callAPI, apiURL, unreachable,
   } = window.LiveGateDashboard;
 
@@ -212,6 +212,24 @@
     ['apns_id', 'apns-id'],
   ];
 
+  // The details object's fields as they came, one line each; a webhook's id links to the webhooks page.
+  function detailsList(details) {
+    const items = [];
+    for (const [name, value] of Object.entries(details)) {
+      let shown;
+      if (name === 'webhook_id' && isUUID(value)) {
+        shown = element('a', { className: 'mono', text: value, attributes: { href: 'webhooks' } });
+      } else if (value !== null && typeof value === 'object') {
+        shown = textOrNone(JSON.stringify(value));
+      } else {
+        shown = textOrNone(value === null || value === undefined ? null : String(value));
+      }
+      items.push(element('dt', { text: name }));
+      items.push(element('dd', { attributes: { 'data-detail': name } }, [shown]));
+    }
+    return element('dl', { className: 'details-object' }, items);
+  }
+
   function showDetails(entry, row) {
     state.selectedID = String(entry.id);
     for (const other of $('entries').tBodies[0].rows) other.classList.remove('selected');
@@ -237,6 +255,11 @@
       }
       fields.push(element('dt', { text: label }));
       fields.push(element('dd', { attributes: { 'data-field': name } }, shown));
+    }
+    // An entry not about a device (a webhook endpoint's pause or resumption) says what it is about here.
+    if (entry.details && typeof entry.details === 'object') {
+      fields.push(element('dt', { text: 'Details' }));
+      fields.push(element('dd', { attributes: { 'data-field': 'details' } }, [detailsList(entry.details)]));
     }
     $('details-fields').replaceChildren(...fields);
     $('details-heading').textContent = 'Entry ' + entry.id;
