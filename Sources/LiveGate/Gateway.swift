@@ -45,8 +45,11 @@ package enum Gateway {
         let handoff = settings.deliveryEnabled ? DeliveryHandoff(doorbell: doorbell, stops: stops) : nil
         let commits = DeliveryCommits(doorbell: doorbell, stops: stops, handoff: handoff)
         let events = PostgresEventInterest(pool: pool)
+        let reads = settings.readDatabase.map {
+            PostgresConnectionPool(configuration: $0, fallback: pool, logger: Logger(label: "livegate.postgres.reads"))
+        }
         var dependencies = GatewayDependencies.postgres(
-            pool: pool, dispatchCommit: settings.dispatchCommit, commits: commits,
+            pool: pool, reads: reads, dispatchCommit: settings.dispatchCommit, commits: commits,
             channelManager: APNsChannelManager(tokens: providerTokens, transport: transport), events: events)
         dependencies.clock = clock
         // Shut down in reverse order: the server drains, delivery hands back what it holds, housekeeping
@@ -74,6 +77,8 @@ package enum Gateway {
                 try await events.reload()
             },
         ]
+        // The standby's pool closes just before the primary's.
+        if let reads { services.insert(PostgresPoolService(pool: reads), at: 1) }
         if configuration.metrics != nil {
             services.append(PeriodicService.dispatchBacklog(pool: pool, interval: settings.metricsRefresh, logger: logger))
         }

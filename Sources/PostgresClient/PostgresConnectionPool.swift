@@ -35,22 +35,41 @@ public final class PostgresConnectionPool: Sendable {
     }
 
     public let configuration: PostgresConfiguration
+    /// Where a call goes when this pool's server cannot be reached: a pool of reads on a standby falls
+    /// back to the primary's. Only for pools whose calls are reads, which may run again elsewhere.
+    public let fallback: PostgresConnectionPool?
     private let threadPool: NIOThreadPool
     private let state = NIOLockedValueBox(State())
     private let logger: Logger
     private let metrics = PostgresPoolMetrics()
 
-    public init(configuration: PostgresConfiguration, logger: Logger = Logger(label: "livegate.postgres")) {
+    public init(
+        configuration: PostgresConfiguration, fallback: PostgresConnectionPool? = nil, logger: Logger = Logger(label: "livegate.postgres")
+    ) {
         self.configuration = configuration
+        self.fallback = fallback
         self.logger = logger
         self.threadPool = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
         self.threadPool.start()
     }
 
-    /// Runs `body` with a connection of its own, on one of the pool's threads, within `timeout`.
+    /// Runs `body` with a connection of its own, on one of the pool's threads, within `timeout`; on the
+    /// `fallback` pool when this one's server cannot be reached.
     public func withConnection<Result: Sendable>(
         timeout: PostgresCallTimeout = .configured,
         _ body: @escaping @Sendable (PostgresConnection) throws -> Result
+    ) async throws -> Result {
+        guard let fallback else { return try await run(timeout: timeout, body) }
+        do {
+            return try await run(timeout: timeout, body)
+        } catch let error as PostgresError where error.isDatabaseUnavailable {
+            logger.debug("postgres server unavailable; running the call on the fallback pool", metadata: ["error": "\(error)"])
+            return try await fallback.withConnection(timeout: timeout, body)
+        }
+    }
+
+    private func run<Result: Sendable>(
+        timeout: PostgresCallTimeout, _ body: @escaping @Sendable (PostgresConnection) throws -> Result
     ) async throws -> Result {
         let deadline = timeout.deadline(configuration)
         var isRetry = false

@@ -17,6 +17,8 @@ package struct GatewaySettings: Sendable {
     /// How often the backlog gauges are read from PostgreSQL.
     package var metricsRefresh: Duration
     package var database: PostgresConfiguration
+    /// A standby for the read-only routes (`DATABASE_READ_URL`); nil: the primary serves them.
+    package var readDatabase: PostgresConfiguration?
     /// The APNs connections.
     package var transport: HTTP2ClientConfiguration
     /// Delivery runs in this process (off: the gateway only accepts; another one delivers).
@@ -61,6 +63,7 @@ package struct GatewaySettings: Sendable {
         metricsAddress = try reader.address("LIVEGATE_METRICS_ADDRESS")
         metricsRefresh = try reader.duration("LIVEGATE_METRICS_REFRESH_SECONDS", default: 5, range: 1...3600, unit: .seconds(1))
         database = try reader.database()
+        readDatabase = try reader.readDatabase()
         transport = try Self.transport(reader)
         deliveryEnabled = try reader.switch("LIVEGATE_DELIVERY", default: true)
         delivery = try Self.delivery(reader, transport: transport)

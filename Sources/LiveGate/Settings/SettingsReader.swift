@@ -31,6 +31,15 @@ package struct SettingsReader: Sendable {
             callTimeout: try duration("LIVEGATE_DB_TIMEOUT_SECONDS", default: 10, range: 1...600, unit: .seconds(1)))
     }
 
+    /// `DATABASE_READ_URL`, with the primary's pool size and deadline; nil when unset.
+    package func readDatabase() throws -> PostgresConfiguration? {
+        guard let url = self["DATABASE_READ_URL"] else { return nil }
+        var configuration = try database()
+        configuration.connectionString = url
+        configuration.applicationName = "livegate-reads"
+        return configuration
+    }
+
     package func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = self[name] else { return value }
         guard let parsed = Int(text), range.contains(parsed) else {

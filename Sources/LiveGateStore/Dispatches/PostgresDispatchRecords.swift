@@ -8,11 +8,14 @@ import PostgresClient
 /// superseded or cancelled already shows so (its worker stops at its next batch).
 package struct PostgresDispatchRecords: DispatchRecords {
     let pool: PostgresConnectionPool
+    /// A standby's pool for reading records; nil: `pool`.
+    let reads: PostgresConnectionPool?
     /// Who subscribes to `dispatch.cancelled`: a pending dispatch cancelled here ends here.
     package var events: (any EventInterest)? = nil
 
-    package init(pool: PostgresConnectionPool) {
+    package init(pool: PostgresConnectionPool, reads: PostgresConnectionPool? = nil) {
         self.pool = pool
+        self.reads = reads
     }
 
     /// The columns of a record, `d` being the dispatch. A start's confirmation figures come from its
@@ -47,8 +50,13 @@ package struct PostgresDispatchRecords: DispatchRecords {
         WHERE d.id = $1 AND d.workspace_id = $2
         """
 
+    /// From the standby when there is one; a dispatch it does not have yet (just accepted, the standby a
+    /// moment behind) is read from the primary, so a 201's dispatch is never a 404.
     package func record(_ id: UUID, workspaceID: UUID) async throws -> DispatchRecord? {
-        try await pool.query(Self.select, [id, workspaceID]).first.map(Self.record(from:))
+        if let reads, let record = try await reads.query(Self.select, [id, workspaceID]).first.map(Self.record(from:)) {
+            return record
+        }
+        return try await pool.query(Self.select, [id, workspaceID]).first.map(Self.record(from:))
     }
 
     package func cancel(_ id: UUID, workspaceID: UUID) async throws -> DispatchCancellation {
