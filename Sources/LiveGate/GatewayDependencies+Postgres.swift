@@ -35,6 +35,7 @@ extension GatewayDependencies {
             dependencies.reloadEventInterest = { @Sendable in try await events.reload() }
         }
         dependencies.webhooks = PostgresWebhookStore(pool: pool, interest: events)
+        dependencies.requestDeadline = pool.configuration.callTimeout.map { PostgresRequestDeadline(timeout: $0) }
         return dependencies
     }
 }

@@ -16,12 +16,15 @@ public struct PostgresCallTimeout: Sendable, Equatable {
     /// A deadline of its own, for a call known to take longer than most.
     public static func limit(_ duration: Duration) -> PostgresCallTimeout { PostgresCallTimeout(kind: .limit(duration)) }
 
-    /// The call's deadline, counted from now.
+    /// The call's deadline, counted from now; no later than the task's `PostgresDeadline` unless unlimited.
     func deadline(_ configuration: PostgresConfiguration) -> ContinuousClock.Instant? {
+        let own: ContinuousClock.Instant?
         switch kind {
-        case .configured: configuration.callTimeout.map { .now + $0 }
-        case .limit(let duration): .now + duration
-        case .unlimited: nil
+        case .configured: own = configuration.callTimeout.map { .now + $0 }
+        case .limit(let duration): own = .now + duration
+        case .unlimited: return nil
         }
+        guard let shared = PostgresDeadline.current else { return own }
+        return own.map { min($0, shared) } ?? shared
     }
 }

@@ -59,19 +59,23 @@ public final class PostgresConnectionPool: Sendable {
         timeout: PostgresCallTimeout = .configured,
         _ body: @escaping @Sendable (PostgresConnection) throws -> Result
     ) async throws -> Result {
-        guard let fallback else { return try await run(timeout: timeout, body) }
+        let deadline = timeout.deadline(configuration)
+        guard let fallback else { return try await run(by: deadline, body) }
+        // Half the time for this pool's server, so that the fallback has the rest when that server hangs.
+        let ownShare = deadline.map { ContinuousClock.now + ($0 - .now) / 2 }
         do {
-            return try await run(timeout: timeout, body)
+            return try await run(by: ownShare, body)
         } catch let error as PostgresError where error.isDatabaseUnavailable {
             logger.debug("postgres server unavailable; running the call on the fallback pool", metadata: ["error": "\(error)"])
-            return try await fallback.withConnection(timeout: timeout, body)
+            return try await PostgresDeadline.$current.withValue(deadline ?? PostgresDeadline.current) {
+                try await fallback.withConnection(timeout: timeout, body)
+            }
         }
     }
 
     private func run<Result: Sendable>(
-        timeout: PostgresCallTimeout, _ body: @escaping @Sendable (PostgresConnection) throws -> Result
+        by deadline: ContinuousClock.Instant?, _ body: @escaping @Sendable (PostgresConnection) throws -> Result
     ) async throws -> Result {
-        let deadline = timeout.deadline(configuration)
         var isRetry = false
         while true {
             let connection = try await acquire(by: deadline)

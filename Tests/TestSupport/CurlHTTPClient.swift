@@ -3,8 +3,10 @@ import Dispatch
 import Foundation
 
 /// A small blocking HTTP/1.1 client over libcurl's easy interface, for tests that talk to a real
-/// socket (a served gateway, a `livegate serve` process). Each request runs on a Dispatch thread,
-/// off Swift's cooperative pool; the easy handle and header list are freed once, before returning.
+/// socket (a served gateway, a `livegate serve` process). Each request runs on a thread of its own:
+/// on Linux Swift's tasks run on Dispatch's global queue, whose few threads (one a core) blocking
+/// requests would take from the server under test. The easy handle and header list are freed once,
+/// before returning.
 package enum CurlHTTPClient {
     package struct Response: Sendable {
         package let status: Int
@@ -29,9 +31,9 @@ package enum CurlHTTPClient {
         _ method: String, _ url: String, headers: [String: String] = [:], body: Data? = nil, timeoutSeconds: Int = 20
     ) async throws -> Response {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 continuation.resume(with: Result { try perform(method, url, headers, body, timeoutSeconds) })
-            }
+            }.start()
         }
     }
 

@@ -21,6 +21,7 @@ package func buildRouter(
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware(routes: routeTable))
+    if let deadline = dependencies.requestDeadline { router.add(middleware: RequestDeadlineMiddleware(deadline: deadline)) }
     router.add(
         middleware: RequestLimitsMiddleware(
             maxBodyBytes: configuration.maxRequestBodyBytes,

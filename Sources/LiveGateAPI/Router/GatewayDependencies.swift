@@ -47,6 +47,8 @@ package struct GatewayDependencies: Sendable {
     package var eventInterest: (any EventInterest)?
     /// Re-reads who subscribes, at once: after this gateway changes a webhook endpoint.
     package var reloadEventInterest: (@Sendable () async throws -> Void)?
+    /// The one deadline each request's database calls share; nil: each call has its own.
+    package var requestDeadline: (any RequestDeadline)?
 
     package init(
         checkDatabase: @escaping @Sendable () async throws -> Void, tenancy: any TenancyRepository, apiKeys: any APIKeyRepository,
