@@ -14,7 +14,9 @@
 // time; requests due while every connection is busy wait here and go as connections free up, so the
 // offered rate holds (they are not handed to libcurl early: its pending list costs time per handle on
 // every call, which made the generator itself the bottleneck once the gateway fell behind). OUT_FILE
-// gets one line per request: "activity sequence status". Prints "sent accepted other seconds".
+// gets one line per request: "activity sequence status"; with LOAD_TIMINGS=1 in the environment,
+// also when it went and when it was answered, in milliseconds since 1970 ("... sent_ms answered_ms").
+// Prints "sent accepted other seconds".
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 struct request {
     long activity;
     long sequence;
+    double sent_at;
     char body[512];
 };
 
@@ -31,6 +34,12 @@ static size_t discard(char *data, size_t size, size_t count, void *user) {
     (void)data;
     (void)user;
     return size * count;
+}
+
+static double wall_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 static double now(void) {
@@ -45,6 +54,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     int starts = argc == 11;
+    int timings = getenv("LOAD_TIMINGS") != NULL && strcmp(getenv("LOAD_TIMINGS"), "1") == 0;
     const char *base = argv[1], *app_id = argv[3];
     long activities = atol(argv[4]), hot = atol(argv[5]);
     double rate = atof(argv[6]), seconds = atof(argv[7]);
@@ -74,6 +84,7 @@ int main(int argc, char **argv) {
             struct request *request = malloc(sizeof *request);
             request->activity = (long)(drand48() * hot);
             request->sequence = sent;
+            request->sent_at = wall_ms();
             if (starts) {
                 snprintf(request->body, sizeof request->body,
                          "{\"app_id\":\"%s\",\"activity_id\":\"order-%ld\",\"activity_attributes_type\":\"OrderAttributes\","
@@ -107,7 +118,11 @@ int main(int argc, char **argv) {
             curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&request);
             curl_easy_getinfo(message->easy_handle, CURLINFO_RESPONSE_CODE, &status);
             if (status == 201) accepted++; else other++;
-            fprintf(out, "%ld %ld %ld\n", request->activity, request->sequence, status);
+            if (timings) {
+                fprintf(out, "%ld %ld %ld %.0f %.0f\n", request->activity, request->sequence, status, request->sent_at, wall_ms());
+            } else {
+                fprintf(out, "%ld %ld %ld\n", request->activity, request->sequence, status);
+            }
             curl_multi_remove_handle(multi, message->easy_handle);
             curl_easy_cleanup(message->easy_handle);
             free(request);
