@@ -18,6 +18,7 @@ if [ "${1:-}" = "--dir" ]; then
     ha_dir="${2:?--dir needs a folder}"
     shift 2
 fi
+ha_dir=$(realpath -m "$ha_dir")
 base="${LIVEGATE_HA_PORT_BASE:-15400}"
 up_timeout="${LIVEGATE_HA_TIMEOUT:-120}"
 pg_version=15
@@ -418,7 +419,7 @@ cmd_down() {
     # A killed postmaster leaves its System V shared memory segment behind: remove ours (nobody attached).
     for name in "${members[@]}"; do
         local shmid
-        shmid=$(sed -n 7p "$ha_dir/$name/data/postmaster.pid" 2>/dev/null | awk '{print $2}')
+        shmid=$(sed -n 7p "$ha_dir/$name/data/postmaster.pid" 2>/dev/null | awk '{print $2}' || true)
         if [ -n "$shmid" ] && ipcs -m -i "$shmid" 2>/dev/null | grep -q 'nattch=0'; then
             ipcrm -m "$shmid" 2>/dev/null || true
         fi
