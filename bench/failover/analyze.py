@@ -9,7 +9,8 @@ PUSHES_FILE: the simulator's pushes (GET /_sim/pushes).
 
 Prints "created unavailable errors other outage_s late slowest_s missing off": answers by status (201,
 503, 500 and other, 0 for a refused connection among them); the write outage, from the fault to the
-answer of the first 201 to a request sent after it ("never" without one); the answers that came later
+answer of the first 201 to a request sent after the last one that failed ("never" without one; 0 when
+none failed); the answers that came later
 than the deadline and a second after their request went; the slowest answer; the 201'd updates the
 primary does not hold; and the activities whose device's last push is not their newest state.
 """
@@ -24,23 +25,26 @@ def main(load_file, fault_ms, deadline_s, kept_file, newest_file, pushes_file):
     accepted = set()
     late = 0
     slowest = 0.0
-    first_back = None
+    answers = []
     with open(load_file) as lines:
         for line in lines:
             _, sequence, status, sent, answered = line.split()
-            status, sent, answered = int(status), float(sent), float(answered)
-            if status in counts:
-                counts[status] += 1
-            else:
-                other += 1
-            took = answered - sent
-            slowest = max(slowest, took)
-            if took > deadline_ms + 1000:
-                late += 1
-            if status == 201:
-                accepted.add(sequence)
-                if sent >= fault_ms and (first_back is None or answered < first_back):
-                    first_back = answered
+            answers.append((sequence, int(status), float(sent), float(answered)))
+    last_failed = max((sent for _, status, sent, _ in answers if status != 201), default=None)
+    first_back = None
+    for sequence, status, sent, answered in answers:
+        if status in counts:
+            counts[status] += 1
+        else:
+            other += 1
+        took = answered - sent
+        slowest = max(slowest, took)
+        if took > deadline_ms + 1000:
+            late += 1
+        if status == 201:
+            accepted.add(sequence)
+            if last_failed is not None and sent > last_failed and (first_back is None or answered < first_back):
+                first_back = answered
     with open(kept_file) as lines:
         kept = {line.strip() for line in lines if line.strip()}
     missing = len(accepted - kept)
@@ -60,7 +64,10 @@ def main(load_file, fault_ms, deadline_s, kept_file, newest_file, pushes_file):
             last_push[int(push["device_token"], 16) - 1] = str(state["n"])
     off = sum(1 for activity, n in newest.items() if last_push.get(activity) != n)
 
-    outage = "never" if first_back is None else f"{(first_back - fault_ms) / 1000:.1f}"
+    if last_failed is None:
+        outage = "0"
+    else:
+        outage = "never" if first_back is None else f"{(first_back - fault_ms) / 1000:.1f}"
     print(counts[201], counts[503], counts[500], other, outage, late, f"{slowest / 1000:.1f}", missing, off)
 
 

@@ -15,7 +15,8 @@
 # gateway that died. A frozen primary is thawed once the load ends (its Patroni then demotes it).
 #
 # Builds livegate in release mode, starts the APNs simulator, a cluster per run (under the run's
-# folder, ports from LIVEGATE_HA_PORT_BASE or 15400) and the gateway, and stops them all at the end.
+# folder, ports from LIVEGATE_HA_PORT_BASE or 16400, apart from the script's own default) and the gateway,
+# and stops them all at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/postgres.sh
@@ -48,6 +49,7 @@ stop_cluster() { [ -z "$cluster" ] || LIVEGATE_HA_DIR="$cluster" scripts/ha/clus
 # The cluster goes down before the run's folder (and its data) is removed.
 trap 'stop_cluster; bench_cleanup' EXIT
 
+export LIVEGATE_HA_PORT_BASE=${LIVEGATE_HA_PORT_BASE:-16400}
 rows=()
 for fault in $faults; do
     echo "run $fault: $rate updates/s for $seconds s to $activities activities, the primary hit at $fault_at s" >&2
@@ -56,6 +58,8 @@ for fault in $faults; do
     scripts/ha/cluster.sh up >"$work/ha-$fault.log" 2>&1 || { cat "$work/ha-$fault.log" >&2; exit 1; }
     DATABASE_URL=$(scripts/ha/cluster.sh urls | sed -n 's/^LIVEGATE_HA_URL=//p')
     export DATABASE_URL
+    psql "${DATABASE_URL/\/livegate?//postgres?}" -qtAc "SELECT 1 FROM pg_database WHERE datname = 'livegate'" | grep -q 1 ||
+        psql "${DATABASE_URL/\/livegate?//postgres?}" -qc "CREATE DATABASE livegate" >&2
     "$bin" migrate >&2
     workspace=$(bench_workspace --rate-limit 1000000000)
     app_id=$(bench_app "$workspace" "Bench failover" --team-id TEAM123456 --key-id KEY1234567 \
@@ -87,7 +91,43 @@ for fault in $faults; do
     alive=yes
     kill -0 "$gateway" 2>/dev/null || alive=no
 
-    # Every accepted dispatch ends (at most 2 minutes), on whichever member is primary now.
+    # The cluster settles: one member writable, the leader Patroni names, every other one a standby (a
+    # thawed old primary takes writes until its Patroni demotes it, and they never commit: synchronous
+    # mode waits for a standby that follows the new leader). The checks then read the leader itself.
+    settled= seen=0 seen_leader=
+    sleep 3
+    for _ in $(seq 1 120); do
+        leader_port=$(scripts/ha/cluster.sh leader 2>/dev/null | awk '{ print $2 }') || leader_port=
+        if [ -n "$leader_port" ]; then
+            writable=0
+            for member_port in $(scripts/ha/cluster.sh urls | sed -n 's/^LIVEGATE_HA_URL=postgres:\/\/postgres@//p' |
+                cut -d/ -f1 | tr ',' '\n' | cut -d: -f2); do
+                [ "$(psql -h 127.0.0.1 -p "$member_port" -U postgres -d livegate -qtAc \
+                    "SELECT NOT pg_is_in_recovery()" 2>/dev/null)" = t ] && writable=$((writable + 1))
+            done
+            if [ "$writable" = 1 ] && [ "$(psql -h 127.0.0.1 -p "$leader_port" -U postgres -d livegate -qtAc \
+                "SELECT NOT pg_is_in_recovery()" 2>/dev/null)" = t ]; then
+                # The same for three looks in a row (Patroni's view and the members' can lag each other).
+                if [ "$leader_port" = "$seen_leader" ]; then seen=$((seen + 1)); else seen=1 seen_leader=$leader_port; fi
+                if [ "$seen" -ge 3 ]; then
+                    settled=yes
+                    break
+                fi
+            else
+                seen=0
+            fi
+        fi
+        sleep 0.5
+    done
+    [ -n "$settled" ] || { echo "bench/failover: FAILED: the cluster did not settle on one primary" >&2; exit 1; }
+    DATABASE_URL="postgres://postgres@127.0.0.1:$leader_port/livegate"
+    scripts/ha/cluster.sh status >&2 || true
+    for member_port in $(scripts/ha/cluster.sh urls | sed -n 's/^LIVEGATE_HA_URL=postgres:\/\/postgres@//p' |
+        cut -d/ -f1 | tr ',' '\n' | cut -d: -f2); do
+        echo "member on $member_port: $(psql -h 127.0.0.1 -p "$member_port" -U postgres -d livegate -qtAc \
+            "SELECT pg_is_in_recovery(), count(*) FROM dispatches" 2>&1 | head -1)" >&2
+    done
+    # Every accepted dispatch ends (at most 2 minutes).
     for _ in $(seq 1 1200); do
         open=$(sql "SELECT count(*) FROM dispatches WHERE status IN ('pending', 'delivering')" 2>/dev/null || echo -1)
         [ "$open" = 0 ] && break
