@@ -156,9 +156,12 @@ wait_gone() {
 start_etcd() {
     mkdir -p "$ha_dir/etcd"
     chmod 700 "$ha_dir/etcd"
-    # etcd 3.4 serves the v3 API (and the JSON gateway Patroni's etcd3 client uses) without options;
-    # --enable-v2 would be needed only for Patroni's `etcd:` (v2) section.
+    # Patroni talks to etcd's v2 API (the `etcd:` section), which etcd 3.4 serves only with --enable-v2:
+    # Debian's Patroni 3.0.2 with the `etcd3:` section keeps a stale key cache after a failed
+    # compare-and-set ("Synchronous replication key updated by someone else" every loop), so the /sync key
+    # goes stale and, in synchronous mode, no replica may be promoted when the leader fails.
     setsid etcd \
+        --enable-v2=true \
         --name livegate-ha \
         --data-dir "$ha_dir/etcd" \
         --listen-client-urls "http://127.0.0.1:$etcd_client_port" \
@@ -193,8 +196,8 @@ restapi:
   listen: 127.0.0.1:$api
   connect_address: 127.0.0.1:$api
 
-etcd3:
-  hosts: 127.0.0.1:$etcd_client_port
+etcd:
+  host: 127.0.0.1:$etcd_client_port
 
 watchdog:
   mode: off
