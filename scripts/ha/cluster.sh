@@ -156,9 +156,12 @@ wait_gone() {
 start_etcd() {
     mkdir -p "$ha_dir/etcd"
     chmod 700 "$ha_dir/etcd"
-    # etcd 3.4 serves the v3 API (and the JSON gateway Patroni's etcd3 client uses) without options;
-    # --enable-v2 would be needed only for Patroni's `etcd:` (v2) section.
+    # Patroni talks to etcd's v2 API (the `etcd:` section), which etcd 3.4 serves only with --enable-v2:
+    # Debian's Patroni 3.0.2 with the `etcd3:` section keeps a stale key cache after a failed
+    # compare-and-set ("Synchronous replication key updated by someone else" every loop), so the /sync key
+    # goes stale and, in synchronous mode, no replica may be promoted when the leader fails.
     setsid etcd \
+        --enable-v2=true \
         --name livegate-ha \
         --data-dir "$ha_dir/etcd" \
         --listen-client-urls "http://127.0.0.1:$etcd_client_port" \
@@ -193,8 +196,8 @@ restapi:
   listen: 127.0.0.1:$api
   connect_address: 127.0.0.1:$api
 
-etcd3:
-  hosts: 127.0.0.1:$etcd_client_port
+etcd:
+  host: 127.0.0.1:$etcd_client_port
 
 watchdog:
   mode: off
@@ -299,6 +302,30 @@ else:
 ' <<<"$json"
 }
 
+# True when the DCS view has a leader, a synchronous standby and all three members running. In
+# synchronous mode only the synchronous standby may take over: a fault before one is assigned again (right
+# after a failover or a restart) leaves the cluster without a leader until the old one comes back.
+healthy() {
+    local json
+    json=$(cluster_json) || return 1
+    /usr/bin/python3 -c '
+import json, sys
+members = json.load(sys.stdin).get("members", [])
+roles = [m.get("role") for m in members]
+ok = len(members) == 3 and all(m.get("state") == "running" for m in members) \
+    and roles.count("leader") == 1 and roles.count("sync_standby") == 1
+sys.exit(0 if ok else 1)
+' <<<"$json"
+}
+
+cmd_wait_healthy() {
+    local deadline=$((SECONDS + up_timeout))
+    until healthy; do
+        [ "$SECONDS" -lt "$deadline" ] || die "no leader with a synchronous standby and three running members within $up_timeout s"
+        sleep 0.5
+    done
+}
+
 urls() {
     local hosts
     hosts="127.0.0.1:$(pg_port pg1),127.0.0.1:$(pg_port pg2),127.0.0.1:$(pg_port pg3)"
@@ -363,6 +390,7 @@ cmd_up() {
         fi
         sleep 0.5
     done
+    cmd_wait_healthy
     # The gateway's database (created on the leader; synchronous replication carries it to the replicas).
     psql_at "$(pg_port "$leader")" "SELECT 1 FROM pg_database WHERE datname = 'livegate'" | grep -q 1 ||
         psql_at "$(pg_port "$leader")" "CREATE DATABASE livegate" >/dev/null ||
@@ -526,7 +554,8 @@ cmd_restart_member() {
         [ "$SECONDS" -lt "$deadline" ] || die "$name not streaming within $up_timeout s; see $ha_dir/$name/patroni.log"
         sleep 0.5
     done
-    echo "$name rejoined as a streaming replica in $((SECONDS - started)) s" >&2
+    cmd_wait_healthy
+    echo "$name rejoined as a streaming replica in $((SECONDS - started)) s (cluster has a synchronous standby)" >&2
 }
 
 command="${1:-}"
@@ -537,12 +566,13 @@ case "$command" in
     status) cmd_status ;;
     leader) cmd_leader ;;
     urls) urls ;;
+    wait-healthy) cmd_wait_healthy ;;
     kill-leader) cmd_kill_leader ;;
     freeze-leader) cmd_freeze_leader ;;
     thaw) cmd_thaw ;;
     restart-member) cmd_restart_member "$@" ;;
     *)
-        echo "usage: $0 [--dir DIR] up|down|status|leader|urls|kill-leader|freeze-leader|thaw|restart-member NAME" >&2
+        echo "usage: $0 [--dir DIR] up|down|status|leader|urls|wait-healthy|kill-leader|freeze-leader|thaw|restart-member NAME" >&2
         exit 2
         ;;
 esac

@@ -8,6 +8,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export LIVEGATE_HA_DIR="${LIVEGATE_HA_DIR:-$here/../../.ha/selftest}"
 export LIVEGATE_HA_PORT_BASE="${LIVEGATE_HA_PORT_BASE:-15500}"
 cluster="$here/cluster.sh"
+errors=$(mktemp)
 write_timeout=60
 
 cleanup() {
@@ -19,13 +20,24 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 fail() {
     echo "FAIL: $*" >&2
+    tail -n 5 "$errors" | sed 's/^/  psql: /' >&2
     "$cluster" status >&2 || true
+    # The cluster goes down with its folder: keep the logs to read.
+    local logs="$LIVEGATE_HA_DIR.logs"
+    rm -rf "$logs"
+    mkdir -p "$logs"
+    cp "$LIVEGATE_HA_DIR/etcd.log" "$logs/" 2>/dev/null || true
+    for member in pg1 pg2 pg3; do
+        cp "$LIVEGATE_HA_DIR/$member/patroni.log" "$logs/$member.log" 2>/dev/null || true
+        cp -r "$LIVEGATE_HA_DIR/$member/data/log" "$logs/$member-postgres" 2>/dev/null || true
+    done
+    echo "logs kept in $logs" >&2
     exit 1
 }
 
 # sql SQL: through the gateway's URL (the read-write member among the three), each try bounded.
 sql() {
-    timeout 10 psql "$url" -XAtq -v ON_ERROR_STOP=1 -c "$1" 2>/dev/null
+    timeout 10 psql "$url" -XAtq -v ON_ERROR_STOP=1 -c "$1" 2>>"$errors" || { echo "(exit $?: $1)" >>"$errors"; return 1; }
 }
 
 # wait_write ID NOTE: retries an insert until one commits; prints the seconds since $fault_at.
@@ -90,8 +102,10 @@ echo "thawed $frozen demoted and streams as a replica after $(since "$thawed_at"
 thaw_stamp=$(date -d "@${thawed_at%.*}" '+%Y-%m-%d %H:%M:%S' 2>/dev/null || true)
 awk -v t="$thaw_stamp" '/^[0-9]{4}-[0-9]{2}-[0-9]{2} / { show = ($1 " " substr($2, 1, 8)) >= t } show' \
     "$LIVEGATE_HA_DIR/$frozen/patroni.log" |
-    grep -E 'INFO|WARNING|ERROR|CRITICAL' | grep -vE 'no action|Lock owner: [^;]*; I am' | head -n 15 | sed 's/^/  log: /'
+    grep -iE 'demot|rewind|follow|promot|starting as|lock|crash|shut' | grep -vE 'no action|Lock owner: [^;]*; I am|max_locks' |
+    head -n 15 | sed 's/^/  log: /' || true
 [ "$(sql "SELECT count(*) FROM ha_check")" = 3 ] || fail "rows lost after the thaw"
+"$cluster" wait-healthy
 "$cluster" status
 
 echo "== down"
@@ -99,4 +113,5 @@ echo "== down"
 leftover=$(pgrep -f -- "$LIVEGATE_HA_DIR/" || true)
 [ -z "$leftover" ] || fail "processes left: $leftover"
 trap - EXIT
+rm -f "$errors"
 echo "selftest passed"
