@@ -112,15 +112,17 @@ package final class PostgresFaultProxy: @unchecked Sendable {
         while lock.withLock({ frozen && !closed }) { Thread.sleep(forTimeInterval: 0.01) }
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and closes every connection. Only the first call does anything: a second close of
+    /// the listener's number could close whatever descriptor the process has since given that number.
     package func close() {
-        let open = lock.withLock {
+        // Under the lock, so no relay closes one of these sockets (and the number is reused) meanwhile.
+        lock.withLock {
+            guard !closed else { return }
             closed = true
-            return sockets
+            shutdown(listener, Int32(SHUT_RDWR))
+            Glibc.close(listener)
+            for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
         }
-        shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        for socket in open { shutdown(socket, Int32(SHUT_RDWR)) }
     }
 
     deinit {
@@ -171,8 +173,12 @@ package final class PostgresFaultProxy: @unchecked Sendable {
         }
     }
 
-    func forget(_ pair: [Int32]) {
-        lock.withLock { sockets.subtract(pair) }
+    /// Closes a relayed connection's sockets, under the lock `close` shuts them down under.
+    func forgetAndClose(_ pair: [Int32]) {
+        lock.withLock {
+            sockets.subtract(pair)
+            for socket in pair { Glibc.close(socket) }
+        }
     }
 
     /// Records the statement and returns the fault it meets, using up one of the rule's times.

@@ -169,9 +169,7 @@ final class ProxiedPostgresConnection: @unchecked Sendable {
             return relaysRunning == 0
         }
         guard last else { return }
-        proxy.forget([client, server])
-        Glibc.close(client)
-        Glibc.close(server)
+        proxy.forgetAndClose([client, server])
     }
 
     private func relayBytes(from source: Int32, to destination: Int32) {
