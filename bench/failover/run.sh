@@ -50,6 +50,11 @@ stop_cluster() { [ -z "$cluster" ] || LIVEGATE_HA_DIR="$cluster" scripts/ha/clus
 trap 'stop_cluster; bench_cleanup' EXIT
 
 export LIVEGATE_HA_PORT_BASE=${LIVEGATE_HA_PORT_BASE:-16400}
+# writable_member PORT: whether the member on PORT answers and takes writes.
+writable_member() {
+    [ "$(psql -h 127.0.0.1 -p "$1" -U postgres -d livegate -qtAc "SELECT NOT pg_is_in_recovery()" 2>/dev/null)" = t ]
+}
+
 rows=()
 for fault in $faults; do
     echo "run $fault: $rate updates/s for $seconds s to $activities activities, the primary hit at $fault_at s" >&2
@@ -58,6 +63,8 @@ for fault in $faults; do
     scripts/ha/cluster.sh up >"$work/ha-$fault.log" 2>&1 || { cat "$work/ha-$fault.log" >&2; exit 1; }
     DATABASE_URL=$(scripts/ha/cluster.sh urls | sed -n 's/^LIVEGATE_HA_URL=//p')
     export DATABASE_URL
+    # The members' PostgreSQL ports, from the URL's host list.
+    member_ports=$(echo "$DATABASE_URL" | sed 's|^postgres://postgres@||; s|/.*||' | tr ',' '\n' | cut -d: -f2)
     psql "${DATABASE_URL/\/livegate?//postgres?}" -qtAc "SELECT 1 FROM pg_database WHERE datname = 'livegate'" | grep -q 1 ||
         psql "${DATABASE_URL/\/livegate?//postgres?}" -qc "CREATE DATABASE livegate" >&2
     "$bin" migrate >&2
@@ -100,13 +107,10 @@ for fault in $faults; do
         leader_port=$(scripts/ha/cluster.sh leader 2>/dev/null | awk '{ print $2 }') || leader_port=
         if [ -n "$leader_port" ]; then
             writable=0
-            for member_port in $(scripts/ha/cluster.sh urls | sed -n 's/^LIVEGATE_HA_URL=postgres:\/\/postgres@//p' |
-                cut -d/ -f1 | tr ',' '\n' | cut -d: -f2); do
-                [ "$(psql -h 127.0.0.1 -p "$member_port" -U postgres -d livegate -qtAc \
-                    "SELECT NOT pg_is_in_recovery()" 2>/dev/null)" = t ] && writable=$((writable + 1))
+            for member_port in $member_ports; do
+                writable_member "$member_port" && writable=$((writable + 1))
             done
-            if [ "$writable" = 1 ] && [ "$(psql -h 127.0.0.1 -p "$leader_port" -U postgres -d livegate -qtAc \
-                "SELECT NOT pg_is_in_recovery()" 2>/dev/null)" = t ]; then
+            if [ "$writable" = 1 ] && writable_member "$leader_port"; then
                 # The same for three looks in a row (Patroni's view and the members' can lag each other).
                 if [ "$leader_port" = "$seen_leader" ]; then seen=$((seen + 1)); else seen=1 seen_leader=$leader_port; fi
                 if [ "$seen" -ge 3 ]; then
@@ -122,8 +126,7 @@ for fault in $faults; do
     [ -n "$settled" ] || { echo "bench/failover: FAILED: the cluster did not settle on one primary" >&2; exit 1; }
     DATABASE_URL="postgres://postgres@127.0.0.1:$leader_port/livegate"
     scripts/ha/cluster.sh status >&2 || true
-    for member_port in $(scripts/ha/cluster.sh urls | sed -n 's/^LIVEGATE_HA_URL=postgres:\/\/postgres@//p' |
-        cut -d/ -f1 | tr ',' '\n' | cut -d: -f2); do
+    for member_port in $member_ports; do
         echo "member on $member_port: $(psql -h 127.0.0.1 -p "$member_port" -U postgres -d livegate -qtAc \
             "SELECT pg_is_in_recovery(), count(*) FROM dispatches" 2>&1 | head -1)" >&2
     done
