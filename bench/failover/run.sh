@@ -50,10 +50,6 @@ stop_cluster() { [ -z "$cluster" ] || LIVEGATE_HA_DIR="$cluster" scripts/ha/clus
 trap 'stop_cluster; bench_cleanup' EXIT
 
 export LIVEGATE_HA_PORT_BASE=${LIVEGATE_HA_PORT_BASE:-16400}
-# writable_member PORT: whether the member on PORT answers and takes writes.
-writable_member() {
-    [ "$(psql -h 127.0.0.1 -p "$1" -U postgres -d livegate -qtAc "SELECT NOT pg_is_in_recovery()" 2>/dev/null)" = t ]
-}
 
 rows=()
 for fault in $faults; do
@@ -98,32 +94,10 @@ for fault in $faults; do
     alive=yes
     kill -0 "$gateway" 2>/dev/null || alive=no
 
-    # The cluster settles: one member writable, the leader Patroni names, every other one a standby (a
-    # thawed old primary takes writes until its Patroni demotes it, and they never commit: synchronous
-    # mode waits for a standby that follows the new leader). The checks then read the leader itself.
-    settled= seen=0 seen_leader=
+    # The cluster settles on one primary; the checks then read the leader itself.
     sleep 3
-    for _ in $(seq 1 120); do
-        leader_port=$(scripts/ha/cluster.sh leader 2>/dev/null | awk '{ print $2 }') || leader_port=
-        if [ -n "$leader_port" ]; then
-            writable=0
-            for member_port in $member_ports; do
-                writable_member "$member_port" && writable=$((writable + 1))
-            done
-            if [ "$writable" = 1 ] && writable_member "$leader_port"; then
-                # The same for three looks in a row (Patroni's view and the members' can lag each other).
-                if [ "$leader_port" = "$seen_leader" ]; then seen=$((seen + 1)); else seen=1 seen_leader=$leader_port; fi
-                if [ "$seen" -ge 3 ]; then
-                    settled=yes
-                    break
-                fi
-            else
-                seen=0
-            fi
-        fi
-        sleep 0.5
-    done
-    [ -n "$settled" ] || { echo "bench/failover: FAILED: the cluster did not settle on one primary" >&2; exit 1; }
+    read -r _ leader_port < <(scripts/ha/cluster.sh wait-primary) ||
+        { echo "bench/failover: FAILED: the cluster did not settle on one primary" >&2; exit 1; }
     DATABASE_URL="postgres://postgres@127.0.0.1:$leader_port/livegate"
     scripts/ha/cluster.sh status >&2 || true
     for member_port in $member_ports; do

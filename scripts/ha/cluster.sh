@@ -3,7 +3,8 @@
 # members on 127.0.0.1, in one folder. See scripts/ha/README.md.
 #
 # Usage: scripts/ha/cluster.sh [--dir DIR] COMMAND [ARG]
-#   up | down | status | leader | urls | kill-leader | freeze-leader | thaw | restart-member NAME
+#   up | down | status | leader | urls | wait-healthy | wait-primary | kill-leader | freeze-leader | thaw |
+#   restart-member NAME
 #
 # Environment:
 #   LIVEGATE_HA_DIR        the cluster's folder (default: .ha/cluster in the repository)
@@ -395,6 +396,16 @@ cmd_up() {
     psql_at "$(pg_port "$leader")" "SELECT 1 FROM pg_database WHERE datname = 'livegate'" | grep -q 1 ||
         psql_at "$(pg_port "$leader")" "CREATE DATABASE livegate" >/dev/null ||
         die "could not create the livegate database on $leader"
+    # Synchronous commit waits for the standby's flush, not its replay: until each replica has replayed
+    # it, a connection that tries that member first is refused ("database does not exist"), and libpq
+    # does not go on to the next host after a refusal at startup.
+    local member deadline=$((SECONDS + 30))
+    for member in "${members[@]}"; do
+        until psql_at "$(pg_port "$member")" "SELECT 1 FROM pg_database WHERE datname = 'livegate'" | grep -q 1; do
+            [ "$SECONDS" -lt "$deadline" ] || die "the livegate database did not reach $member within 30 s"
+            sleep 0.2
+        done
+    done
     echo "cluster up in $((SECONDS - started)) s: leader $leader (port $(pg_port "$leader")), folder $ha_dir" >&2
     urls
 }
@@ -460,6 +471,32 @@ cmd_leader() {
     local line
     line=$(leader_line) || die "no leader (is the cluster up? try status)"
     echo "$line"
+}
+
+# One writable member, the leader Patroni names, the same for three looks in a row (Patroni's view and
+# the members' can lag each other; a thawed old primary takes writes until its Patroni demotes it, and
+# in synchronous mode those never commit). Prints `NAME PORT`; bounded by LIVEGATE_HA_TIMEOUT.
+cmd_wait_primary() {
+    local deadline=$((SECONDS + up_timeout)) name port seen=0 seen_leader="" writable member
+    while [ "$SECONDS" -lt "$deadline" ]; do
+        if read -r name port < <(leader_line 2>/dev/null); then
+            writable=0
+            for member in "${members[@]}"; do
+                [ "$(psql_at "$(pg_port "$member")" "SELECT NOT pg_is_in_recovery()" || true)" = t ] && writable=$((writable + 1))
+            done
+            if [ "$writable" = 1 ] && [ "$(psql_at "$port" "SELECT NOT pg_is_in_recovery()" || true)" = t ]; then
+                if [ "$name" = "$seen_leader" ]; then seen=$((seen + 1)); else seen=1 seen_leader=$name; fi
+                if [ "$seen" -ge 3 ]; then
+                    echo "$name $port"
+                    return 0
+                fi
+            else
+                seen=0
+            fi
+        fi
+        sleep 0.5
+    done
+    die "no single writable leader within $up_timeout s"
 }
 
 cmd_status() {
@@ -567,12 +604,13 @@ case "$command" in
     leader) cmd_leader ;;
     urls) urls ;;
     wait-healthy) cmd_wait_healthy ;;
+    wait-primary) cmd_wait_primary ;;
     kill-leader) cmd_kill_leader ;;
     freeze-leader) cmd_freeze_leader ;;
     thaw) cmd_thaw ;;
     restart-member) cmd_restart_member "$@" ;;
     *)
-        echo "usage: $0 [--dir DIR] up|down|status|leader|urls|wait-healthy|kill-leader|freeze-leader|thaw|restart-member NAME" >&2
+        echo "usage: $0 [--dir DIR] up|down|status|leader|urls|wait-healthy|wait-primary|kill-leader|freeze-leader|thaw|restart-member NAME" >&2
         exit 2
         ;;
 esac
