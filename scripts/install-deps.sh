@@ -8,7 +8,9 @@ packages=(pkg-config libpq-dev libcurl4-openssl-dev libssl-dev postgresql openss
 if [ "$purpose" = "test" ]; then
     # nghttp2-server: nghttpd, the HTTP/2 peer of the APNs transport tests; nghttp2-client: h2load, for bench/.
     # chromium, chromium-driver: the dashboard's browser test drives Debian's headless Chromium.
-    packages+=(docker-compose nghttp2-server nghttp2-client chromium chromium-driver)
+    # patroni, etcd-server: the reference high-availability cluster (scripts/ha/cluster.sh) the failover
+    # tests run the gateway on.
+    packages+=(docker-compose nghttp2-server nghttp2-client chromium chromium-driver patroni etcd-server)
 fi
 
 missing=()

@@ -55,7 +55,7 @@ for run in $(seq 1 "$runs"); do
             exit 2
         fi
         passed=$((passed + 1))
-        echo "run $run: passed in $((SECONDS - started)) s ($(grep -o 'Test run with [0-9]* tests' "$log" | tail -n 1))" >&2
+        echo "run $run: passed in $((SECONDS - started)) s ($(grep -o 'Test run with [0-9]* tests\?' "$log" | tail -n 1))" >&2
     else
         failed=$((failed + 1))
         failed_logs+=("$log")

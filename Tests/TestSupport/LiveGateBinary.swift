@@ -50,20 +50,30 @@ package enum LiveGateBinary {
 
     /// A loopback port that was free a moment ago (bound to port 0, read back, closed).
     package static func freePort() -> Int {
+        guard let port = bindLoopback(port: 0) else { preconditionFailure("could not bind a loopback port") }
+        return port
+    }
+
+    /// Whether `port` on 127.0.0.1 could be bound a moment ago.
+    package static func isFree(port: Int) -> Bool {
+        bindLoopback(port: port) != nil
+    }
+
+    /// Binds 127.0.0.1:`port` (0: any), closes it, and returns the port bound, or nil when it was taken.
+    private static func bindLoopback(port: Int) -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(fd >= 0, "socket() failed")
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
                 bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
             }
         }
-        precondition(bound, "could not bind a loopback port")
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }
