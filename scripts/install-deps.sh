@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LiveGate builds, runs and tests with, if any is missing.
-# Usage: scripts/install-deps.sh [run|test]   (test adds what only the test suite needs)
+# Usage: scripts/install-deps.sh [run|test|bench]   (test adds what only the test suite needs; bench adds
+# to test what only benchmarks need)
 set -euo pipefail
 
 purpose="${1:-run}"
 packages=(pkg-config libpq-dev libcurl4-openssl-dev libssl-dev postgresql openssl)
+if [ "$purpose" = "bench" ]; then
+    # golang-go: bench/delivery's Go net/http sender.
+    packages+=(golang-go)
+    purpose=test
+fi
 if [ "$purpose" = "test" ]; then
     # nghttp2-server: nghttpd, the HTTP/2 peer of the APNs transport tests; nghttp2-client: h2load, for bench/.
     # chromium, chromium-driver: the dashboard's browser test drives Debian's headless Chromium.

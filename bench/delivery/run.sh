@@ -17,6 +17,11 @@
 # the same pushes to the same simulator. Its floor row is libcurl alone (bench/delivery/curl_floor.c, built
 # here against the libcurl the gateway links): the same pushes with the gateway's headers, connections,
 # streams and threads and nothing else, so the gap between it and the gateway is the gateway's own work.
+# Its Go row is Go's net/http HTTP/2 transport (bench/delivery/go_sender, the transport of gorush and
+# apns2, built with Debian's golang-go) with as many pushes in flight as the gateway. For each of the three
+# it counts, per push and per round, the sender's CPU, PostgreSQL's (every process of the run's server:
+# what the gateway's reads and records of a fan-out cost; near nothing for the other two) and the
+# simulator's, and prints them in one table ("whole cost").
 # As root, nghttpd gets a private tmpfs on /tmp (see start_receiver below).
 #
 # Builds livegate in release mode (LIVEGATE_BENCH_SCRATCH, if set, is passed as --scratch-path), starts
@@ -25,7 +30,7 @@
 # best and the median over rounds are reported, to damp the noise of a shared machine. The gateway
 # inherits the environment, so LIVEGATE_DELIVERY_* settings can be tried without editing this script.
 # LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000); LIVEGATE_BENCH_PEER=0 leaves out the rtt
-# receiver's aioapns row, LIVEGATE_BENCH_FLOOR=0 its libcurl-alone row; LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each receiver's rounds.
+# receiver's aioapns row, LIVEGATE_BENCH_FLOOR=0 its libcurl-alone row, LIVEGATE_BENCH_GO=0 its Go row; LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each receiver's rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/postgres.sh
@@ -51,8 +56,8 @@ export LIVEGATE_APNS_MAX_STREAMS="${LIVEGATE_APNS_MAX_STREAMS:-$default_streams}
 export LIVEGATE_APNS_THREADS="${LIVEGATE_APNS_THREADS:-$(( $(nproc) < LIVEGATE_APNS_CONNECTIONS ? $(nproc) : LIVEGATE_APNS_CONNECTIONS ))}"
 rtt_streams=$((LIVEGATE_APNS_MAX_STREAMS < sim_streams ? LIVEGATE_APNS_MAX_STREAMS : sim_streams))
 
-if ! command -v nghttpd >/dev/null || ! command -v h2load >/dev/null; then
-    scripts/install-deps.sh test >&2 # nghttp2-server (nghttpd) and nghttp2-client (h2load)
+if ! command -v nghttpd >/dev/null || ! command -v h2load >/dev/null || ! command -v go >/dev/null; then
+    scripts/install-deps.sh bench >&2 # nghttp2-server (nghttpd), nghttp2-client (h2load), golang-go
 fi
 if [[ " $receivers " == *" rtt "* ]] && ! python3 -c 'import aioapns' 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'aioapns>=4,<5' >&2
@@ -140,6 +145,9 @@ if [ -n "${receiver_port[rtt]:-}" ]; then
     if [ "${LIVEGATE_BENCH_FLOOR:-1}" != 0 ]; then
         build_curl_floor || fail "could not build bench/delivery/curl_floor.c"
     fi
+    if [ "${LIVEGATE_BENCH_GO:-1}" != 0 ]; then
+        go build -o "$work/go_sender" bench/delivery/go_sender/main.go >&2 || fail "could not build bench/delivery/go_sender"
+    fi
 fi
 
 gateway_port=$(free_port)
@@ -150,11 +158,13 @@ rss_idle_kib=$(status_kib VmRSS)
 
 minute=0
 # One fan-out: posts an update and waits until its dispatch is done. Prints
-# "pushes_per_second elapsed_ms retried gateway_cpu_ms receiver_cpu_ms dispatch_id".
+# "pushes_per_second elapsed_ms retried gateway_cpu_ms receiver_cpu_ms dispatch_id postgres_cpu_ms".
+# PostgreSQL's CPU includes the session that waits for the dispatch to end (a query every 10 ms).
 run_gateway() { # receiver
-    local receiver="$1" started code t0 id row status sent failed retried elapsed gw_cpu rx_cpu
+    local receiver="$1" started code t0 id row status sent failed retried elapsed gw_cpu rx_cpu db_cpu
     gw_cpu=$(cpu_ms "$gateway_pid")
     rx_cpu=$(cpu_ms "${receiver_pids[$2]}")
+    db_cpu=$(pg_cpu_ms)
     started=$EPOCHREALTIME
     code=$(curl -sS -o "$work/update.json" -w '%{http_code} %{time_total}' \
         -H "Authorization: Bearer $api_key" -H 'Content-Type: application/json' \
@@ -177,8 +187,9 @@ SQL
     [ "$sent" = "$tokens" ] && [ "$failed" = 0 ] || fail "dispatch $id: sent $sent, failed $failed (expected $tokens and 0)"
     gw_cpu=$(( $(cpu_ms "$gateway_pid") - gw_cpu ))
     rx_cpu=$(( $(cpu_ms "${receiver_pids[$2]}") - rx_cpu ))
-    awk -v n="$tokens" -v ms="$elapsed" -v r="$retried" -v g="$gw_cpu" -v x="$rx_cpu" -v id="$id" \
-        'BEGIN { printf "%d %.1f %d %d %d %s\n", n * 1000 / ms, ms, r, g, x, id }'
+    db_cpu=$(( $(pg_cpu_ms) - db_cpu ))
+    awk -v n="$tokens" -v ms="$elapsed" -v r="$retried" -v g="$gw_cpu" -v x="$rx_cpu" -v id="$id" -v d="$db_cpu" \
+        'BEGIN { printf "%d %.1f %d %d %d %s %d\n", n * 1000 / ms, ms, r, g, x, id, d }'
 }
 
 # h2load posting the dispatch's own APNs payload, with the gateway's headers, to the same receiver,
@@ -211,13 +222,34 @@ run_peer() {
     echo "${out%% *}"
 }
 
-# libcurl alone (curl_floor.c) posting the same pushes to the rtt simulator with the gateway's connections,
-# streams and threads. Prints "pushes_per_second cpu_ms".
+# A sender other than the gateway posting the same pushes to the rtt simulator, with PostgreSQL's and the
+# simulator's CPU over its run. Prints "pushes_per_second cpu_ms postgres_cpu_ms receiver_cpu_ms".
+run_sender() { # name command...
+    local name="$1" out db_cpu rx_cpu
+    shift
+    db_cpu=$(pg_cpu_ms)
+    rx_cpu=$(cpu_ms "${receiver_pids[$rtt_index]}")
+    out=$("$@" 2>&1) || fail "$name failed: $out"
+    echo "$out $(( $(pg_cpu_ms) - db_cpu )) $(( $(cpu_ms "${receiver_pids[$rtt_index]}") - rx_cpu ))"
+}
+
+# libcurl alone (curl_floor.c) with the gateway's connections, streams and threads.
 run_floor() {
-    local out
-    out=$("$work/curl_floor" "$work/uris-rtt" "$work/payload.json" "$work/sim-cert.pem" "$provider_token" "$expiration" \
-        "$LIVEGATE_APNS_CONNECTIONS" "$rtt_streams" "$LIVEGATE_APNS_THREADS" 2>&1) || fail "curl_floor failed: $out"
-    echo "$out"
+    run_sender curl_floor "$work/curl_floor" "$work/uris-rtt" "$work/payload.json" "$work/sim-cert.pem" "$provider_token" \
+        "$expiration" "$LIVEGATE_APNS_CONNECTIONS" "$rtt_streams" "$LIVEGATE_APNS_THREADS"
+}
+
+# Go's net/http (go_sender) with as many pushes in flight as the gateway's connections × streams.
+run_go() {
+    run_sender go_sender "$work/go_sender" "$work/uris-rtt" "$work/payload.json" "$work/sim-cert.pem" "$provider_token" \
+        "$expiration" $((LIVEGATE_APNS_CONNECTIONS * rtt_streams))
+}
+
+# cost_row ROUND SENDER PUSHES_PER_S SENDER_MS POSTGRES_MS RECEIVER_MS: a row of the whole-cost table, in µs
+# per push.
+cost_row() {
+    awk -v round="$1" -v sender="$2" -v pps="$3" -v s="$4" -v d="$5" -v r="$6" -v n="$tokens" \
+        'BEGIN { printf "| %s | %s | %d | %.1f | %.1f | %.1f | %.1f |\n", round, sender, pps, s * 1000 / n, d * 1000 / n, s * 1000 / n + d * 1000 / n, r * 1000 / n }'
 }
 
 # Forgets what the simulator recorded, so its memory stays flat over the rounds.
@@ -230,16 +262,20 @@ median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR 
 echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}," \
     "APNs connections × streams $LIVEGATE_APNS_CONNECTIONS × $LIVEGATE_APNS_MAX_STREAMS, max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-$((LIVEGATE_APNS_CONNECTIONS * LIVEGATE_APNS_MAX_STREAMS))}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
 summary=()
+cost_rows=()
 index=0
+rtt_index=0
 for receiver in $receivers; do
+    [ "$receiver" = rtt ] && rtt_index=$index
     port=${receiver_port[$receiver]}
     [ "$receiver" = h2c ] && scheme=http || scheme=https
     gw_all=(); h2_all=(); peer_all=(); floor_all=(); floor_cpu_all=(); best_gw=0; best_h2=0; best_shape=""; best_elapsed=""; best_gw_cpu=""
     for round in $(seq 1 "$rounds"); do
         minute=$((minute + 1))
         out=$(run_gateway "$receiver" "$index") || exit 1
-        read -r pps elapsed retried gw_cpu rx_cpu id <<<"$out"
-        echo "$receiver round $round: gateway $pps pushes/s ($elapsed ms, $retried retried; CPU: gateway $gw_cpu ms, receiver $rx_cpu ms)" >&2
+        read -r pps elapsed retried gw_cpu rx_cpu id db_cpu <<<"$out"
+        echo "$receiver round $round: gateway $pps pushes/s ($elapsed ms, $retried retried; CPU: gateway $gw_cpu ms, PostgreSQL $db_cpu ms, receiver $rx_cpu ms)" >&2
+        [ "$receiver" = rtt ] && cost_rows+=("$(cost_row "$round" gateway "$pps" "$gw_cpu" "$db_cpu" "$rx_cpu")")
         gw_all+=("$pps")
         if [ "$pps" -gt "$best_gw" ]; then best_gw=$pps; best_elapsed=$elapsed; best_gw_cpu=$gw_cpu; fi
         if [ ! -f "$work/payload.json" ]; then
@@ -272,9 +308,18 @@ for receiver in $receivers; do
             clear_simulator
         fi
         if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_FLOOR:-1}" != 0 ]; then
-            read -r floor floor_cpu <<<"$(run_floor)" || exit 1
-            echo "$receiver round $round: libcurl alone $floor pushes/s (CPU: $floor_cpu ms)" >&2
+            out=$(run_floor) || exit 1
+            read -r floor floor_cpu floor_db_cpu floor_rx_cpu <<<"$out"
+            echo "$receiver round $round: libcurl alone $floor pushes/s (CPU: $floor_cpu ms, PostgreSQL $floor_db_cpu ms, receiver $floor_rx_cpu ms)" >&2
             floor_all+=("$floor"); floor_cpu_all+=("$floor_cpu")
+            cost_rows+=("$(cost_row "$round" "libcurl alone" "$floor" "$floor_cpu" "$floor_db_cpu" "$floor_rx_cpu")")
+            clear_simulator
+        fi
+        if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_GO:-1}" != 0 ]; then
+            out=$(run_go) || exit 1
+            read -r go_pps go_cpu go_db_cpu go_rx_cpu <<<"$out"
+            echo "$receiver round $round: Go net/http $go_pps pushes/s (CPU: $go_cpu ms, PostgreSQL $go_db_cpu ms, receiver $go_rx_cpu ms)" >&2
+            cost_rows+=("$(cost_row "$round" "Go net/http" "$go_pps" "$go_cpu" "$go_db_cpu" "$go_rx_cpu")")
             clear_simulator
         fi
     done
@@ -315,6 +360,36 @@ if [ -n "${floor_summary:-}" ]; then
     echo "| receiver | floor | pushes/s (best) | (median) | floor ÷ h2load (median) | gateway ÷ floor (median) | floor CPU (median) |"
     echo "|---|---|---:|---:|---:|---:|---:|"
     echo "$floor_summary"
+    echo
+fi
+if [ "${#cost_rows[@]}" -gt 0 ]; then
+    echo "Whole cost per push, rtt receiver (µs of CPU per push; PostgreSQL: every process of the run's server):"
+    echo "| round | sender | pushes/s | sender | PostgreSQL | sender + PostgreSQL | simulator |"
+    echo "|---|---|---:|---:|---:|---:|---:|"
+    printf '%s\n' "${cost_rows[@]}"
+    # The medians over rounds, per sender, and each against libcurl alone's.
+    printf '%s\n' "${cost_rows[@]}" | awk -F'|' '
+        { sender = $3; gsub(/^ +| +$/, "", sender); n[sender]++; pps[sender, n[sender]] = $4; cpu[sender, n[sender]] = $7 }
+        function median(array, name, count,    i, j, v, t) {
+            for (i = 1; i <= count; i++) v[i] = array[name, i] + 0
+            for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+            return count % 2 ? v[(count + 1) / 2] : (v[count / 2] + v[count / 2 + 1]) / 2
+        }
+        END {
+            base = "libcurl alone"
+            if (!(base in n)) exit
+            bp = median(pps, base, n[base]); bc = median(cpu, base, n[base])
+            print ""
+            print "| sender | pushes/s (median) | ÷ libcurl alone | sender + PostgreSQL µs/push (median) | ÷ libcurl alone |"
+            print "|---|---:|---:|---:|---:|"
+            split("gateway|libcurl alone|Go net/http", order, "|")
+            for (k = 1; k <= 3; k++) {
+                s = order[k]
+                if (!(s in n)) continue
+                p = median(pps, s, n[s]); c = median(cpu, s, n[s])
+                printf "| %s | %d | %.2f× | %.1f | %.2f× |\n", s, p, p / bp, c, c / bc
+            }
+        }'
     echo
 fi
 if [ -n "${peer_summary:-}${floor_summary:-}" ]; then
