@@ -29,7 +29,8 @@
 # and stops them all at the end. Each round runs the gateway's fan-out, then h2load in each shape; the
 # best and the median over rounds are reported, to damp the noise of a shared machine. The gateway
 # inherits the environment, so LIVEGATE_DELIVERY_* settings can be tried without editing this script.
-# LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000); LIVEGATE_BENCH_PEER=0 leaves out the rtt
+# LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000); LIVEGATE_BENCH_PG_STATS=FOLDER writes
+# PostgreSQL's statements over each receiver's rounds to FOLDER/delivery-RECEIVER.statements.txt; LIVEGATE_BENCH_PEER=0 leaves out the rtt
 # receiver's aioapns row, LIVEGATE_BENCH_FLOOR=0 its libcurl-alone row, LIVEGATE_BENCH_GO=0 its Go row; LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each receiver's rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -261,6 +262,7 @@ median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR 
 
 echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}," \
     "APNs connections × streams $LIVEGATE_APNS_CONNECTIONS × $LIVEGATE_APNS_MAX_STREAMS, max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-$((LIVEGATE_APNS_CONNECTIONS * LIVEGATE_APNS_MAX_STREAMS))}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
+bench_statements -
 summary=()
 cost_rows=()
 index=0
@@ -331,6 +333,7 @@ for receiver in $receivers; do
     if [ -n "${LIVEGATE_BENCH_METRICS:-}" ]; then
         curl -fsS "http://127.0.0.1:$gateway_port/metrics" >"$LIVEGATE_BENCH_METRICS-$receiver" || true
     fi
+    bench_statements "delivery-$receiver"
     if [ "$receiver" = rtt ] && [ "${LIVEGATE_BENCH_PEER:-1}" != 0 ]; then
         best_peer=$(echo "${peer_all[*]}" | best)
         med_peer=$(echo "${peer_all[*]}" | median)

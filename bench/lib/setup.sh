@@ -176,6 +176,9 @@ pg_cpu_ms() {
 # until_dispatches_end_sql IDS SECONDS: SQL that returns once none of the dispatches IDS (a SQL list,
 # 'id','id') is pending or delivering, or after SECONDS, polling every 10 ms in one session; a caller
 # reads the rows after it (its timings come from completed_at, so the polling does not enter them).
+# Each look commits: a transaction held open for the whole wait would keep every row version the
+# delivery replaces alive, so PostgreSQL could prune none of them and would cost more than it does
+# beside a gateway in service.
 until_dispatches_end_sql() {
     cat <<SQL
 DO \$\$
@@ -183,6 +186,7 @@ DECLARE deadline timestamptz := clock_timestamp() + interval '$2 seconds';
 BEGIN
     WHILE clock_timestamp() < deadline
           AND EXISTS (SELECT 1 FROM dispatches WHERE id IN ($1) AND status IN ('pending', 'delivering')) LOOP
+        COMMIT;
         PERFORM pg_sleep(0.01);
     END LOOP;
 END \$\$;
