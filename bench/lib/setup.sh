@@ -42,12 +42,16 @@ build_curl_floor() {
 
 # bench_workdir: makes the run's folder `work` (open to the postgres user), sets `pg_data` and `pg_port`
 # for bench_database, and on exit, an interrupt included, stops every process in `bench_pids` (newest
-# first), then PostgreSQL, and removes the folder.
+# first), then PostgreSQL (or the cluster), and removes the folder.
 bench_workdir() {
     work=$(mktemp -d /tmp/livegate-bench.XXXXXX)
     chmod 755 "$work"
     pg_data="$work/postgres"
     pg_port=$(free_port)
+    # What pg_cpu_ms reads: each server's postmaster.pid (bench_database puts the cluster's members' here).
+    pg_pid_files=("$pg_data/postmaster.pid")
+    # The cluster's folder once bench_database starts one, for the cleanup; empty on a single server.
+    ha_dir=
     bench_pids=()
     trap bench_cleanup EXIT
     # Interrupted, the script exits, so that the cleanup above runs.
@@ -61,6 +65,8 @@ bench_cleanup() {
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
+    # The cluster goes down before the folder holding its data is removed.
+    [ -z "$ha_dir" ] || LIVEGATE_HA_DIR="$ha_dir" scripts/ha/cluster.sh down >/dev/null || true
     pg_stop "$pg_data"
     [ -z "${LIVEGATE_BENCH_PG_STATS:-}" ] || cp "$pg_data/server.log" "$LIVEGATE_BENCH_PG_STATS/" 2>/dev/null || true
     rm -rf "$work"
@@ -70,7 +76,21 @@ bench_cleanup() {
 # the `livegate` database, exports DATABASE_URL. LIVEGATE_BENCH_PG_STATS=FOLDER also loads
 # pg_stat_statements, for bench_statements, and keeps PostgreSQL's log there; LIVEGATE_BENCH_PG_SETTINGS adds settings (space-separated
 # name=value, as pg_start takes them).
+# LIVEGATE_BENCH_DATABASE=ha (default single) runs the reference Patroni cluster instead (scripts/ha/cluster.sh:
+# etcd and three members on this machine, synchronous mode) in $work/ha, ports from LIVEGATE_HA_PORT_BASE
+# (default 18400, apart from cluster.sh's own and bench/failover's), DATABASE_URL its multi-host URL: what
+# synchronous replication costs. The cluster keeps its own settings (max_connections 200, PostgreSQL's
+# default shared_buffers), so LIVEGATE_BENCH_PG_SETTINGS and LIVEGATE_BENCH_PG_STATS are single-only: Patroni
+# would need a restart of every member to load pg_stat_statements.
 bench_database() {
+    case "${LIVEGATE_BENCH_DATABASE:-single}" in
+        single) ;;
+        ha)
+            bench_cluster
+            return
+            ;;
+        *) echo "LIVEGATE_BENCH_DATABASE is single or ha, not '$LIVEGATE_BENCH_DATABASE'" >&2; return 1 ;;
+    esac
     # shellcheck disable=SC2086 # one word per setting
     pg_start "$pg_data" "$pg_port" max_connections=300 shared_buffers=256MB \
         ${LIVEGATE_BENCH_PG_STATS:+shared_preload_libraries=pg_stat_statements} ${LIVEGATE_BENCH_PG_SETTINGS:-}
@@ -80,6 +100,33 @@ bench_database() {
         psql -h 127.0.0.1 -p "$pg_port" -U postgres -d livegate -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
     fi
     export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
+    "$bin" migrate >&2
+}
+
+# bench_cluster: bench_database's `ha`: the cluster up in $work/ha (its `up` creates database `livegate`),
+# DATABASE_URL its read-write multi-host URL, migrated; pg_cpu_ms then counts every member.
+bench_cluster() {
+    if [ -n "${LIVEGATE_BENCH_PG_STATS:-}${LIVEGATE_BENCH_PG_SETTINGS:-}" ]; then
+        echo "LIVEGATE_BENCH_PG_STATS and LIVEGATE_BENCH_PG_SETTINGS apply to a single server only" >&2
+        return 1
+    fi
+    local urls
+    # Set first, so that the cleanup takes down whatever a failed `up` left running.
+    ha_dir="$work/ha"
+    urls=$(LIVEGATE_HA_DIR="$ha_dir" LIVEGATE_HA_PORT_BASE="${LIVEGATE_HA_PORT_BASE:-18400}" scripts/ha/cluster.sh up)
+    DATABASE_URL=$(sed -n 's/^LIVEGATE_HA_URL=//p' <<<"$urls")
+    [ -n "$DATABASE_URL" ] || { echo "scripts/ha/cluster.sh up printed no LIVEGATE_HA_URL" >&2; return 1; }
+    export DATABASE_URL
+    # `up` returns once a standby has the database written, not replayed, and a member without it refuses
+    # the connection, after which libpq tries no other host: wait (at most 30 s) until every member has it.
+    local port deadline=$((SECONDS + 30))
+    for port in $(sed 's|^postgres://postgres@||; s|/.*||' <<<"$DATABASE_URL" | tr ',' '\n' | cut -d: -f2); do
+        until psql -h 127.0.0.1 -p "$port" -U postgres -d livegate -qtAc "SELECT 1" >/dev/null 2>&1; do
+            [ "$SECONDS" -lt "$deadline" ] || { echo "the cluster's member on port $port has no livegate database" >&2; return 1; }
+            sleep 0.1
+        done
+    done
+    pg_pid_files=("$ha_dir"/pg1/data/postmaster.pid "$ha_dir"/pg2/data/postmaster.pid "$ha_dir"/pg3/data/postmaster.pid)
     "$bin" migrate >&2
 }
 
@@ -156,11 +203,20 @@ stat_ms() {
 }
 
 # pg_cpu_ms: the benchmark's PostgreSQL's CPU time so far (after bench_database), in milliseconds: the
-# postmaster's own and its exited children's, and each live child's. Read again when a child was reaped
-# meanwhile: its time would have been counted in neither.
+# postmaster's own and its exited children's, and each live child's; on the cluster, every member's (a
+# replica's WAL receiver and startup process work for each commit too).
 pg_cpu_ms() {
-    local postmaster reaped total pid
-    postmaster=$(head -n 1 "$pg_data/postmaster.pid")
+    local pid_file total=0
+    for pid_file in "${pg_pid_files[@]}"; do
+        total=$((total + $(postmaster_cpu_ms "$(head -n 1 "$pid_file")")))
+    done
+    echo "$total"
+}
+
+# postmaster_cpu_ms PID: a postmaster's CPU time and its children's, as pg_cpu_ms counts it. Read again
+# when a child was reaped meanwhile: its time would have been counted in neither.
+postmaster_cpu_ms() {
+    local postmaster=$1 reaped total pid
     while true; do
         reaped=$(stat_ms "$postmaster" '$14 + $15')
         total=$((reaped + $(cpu_ms "$postmaster")))
@@ -172,6 +228,17 @@ pg_cpu_ms() {
     echo "$total"
 }
 
+# cluster_cpu_ms: the cluster's own processes' CPU time so far, beside PostgreSQL's: each member's Patroni
+# (with its exited children: pg_ctl, pg_controldata) and etcd, in milliseconds; 0 on a single server.
+cluster_cpu_ms() {
+    [ -n "$ha_dir" ] || { echo 0; return; }
+    local total pid_file
+    total=$(cpu_ms "$(cat "$ha_dir/etcd.pid")")
+    for pid_file in "$ha_dir"/pg1/patroni.pid "$ha_dir"/pg2/patroni.pid "$ha_dir"/pg3/patroni.pid; do
+        total=$((total + $(stat_ms "$(cat "$pid_file")" '$12 + $13 + $14 + $15')))
+    done
+    echo "$total"
+}
 
 # until_dispatches_end_sql IDS SECONDS: SQL that returns once none of the dispatches IDS (a SQL list,
 # 'id','id') is pending or delivering, or after SECONDS, polling every 10 ms in one session; a caller

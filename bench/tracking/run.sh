@@ -9,6 +9,11 @@
 #                         [--budget "N M"]
 #   (defaults: 20,000 activities x 1 device, 1,000 updates/s for 20 s, 20 ms, 10,000 devices, 64,
 #    R/4 starts/s, every phase)
+# LIVEGATE_BENCH_DATABASE=ha runs it on the reference Patroni cluster instead of a single PostgreSQL server
+# (bench/lib/setup.sh); LIVEGATE_BENCH_ROWS=FILE also writes each load phase's figures there, one line each,
+# for scripts: the table's columns space-separated (name offered accepted delivered p50 p90 p99 max drain
+# drain_rate superseded pushes gateway_us postgresql_us checked), then the cluster's own processes' CPU
+# (Patroni and etcd) per dispatch, 0 on a single server.
 # LIVEGATE_BENCH_PG_STATS=FOLDER writes each phase's PostgreSQL statements by total time to
 # FOLDER/NAME.statements.txt. LIVEGATE_BENCH_PERF=FOLDER records each load phase's gateway with `perf record -g` into
 # FOLDER/NAME.perf.data (for `perf report`); its figures then carry perf's own cost.
@@ -80,6 +85,7 @@ while [ $# -gt 0 ]; do
     shift 2
 done
 start_rate=${start_rate:-$((rate / 4))}
+[ -z "${LIVEGATE_BENCH_ROWS:-}" ] || : >"$LIVEGATE_BENCH_ROWS"
 
 bench_start
 cc -O2 -o "$work/load" bench/tracking/load.c -lcurl
@@ -156,6 +162,7 @@ phase_start() {
     if [ -n "${webhook_events:-}" ]; then webhook_subscribe "$webhook_events"; fi
     gateway_cpu_before=$(cpu_ms "$gateway_pid")
     pg_cpu_before=$(pg_cpu_ms)
+    cluster_cpu_before=$(cluster_cpu_ms)
 }
 
 # webhook_subscribe TYPES: a receiver, and an endpoint for it (POST /webhooks) taking the JSON array TYPES.
@@ -275,6 +282,7 @@ tracking() {
     wait_finished
     if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
     local gateway_ms=$(( $(cpu_ms "$gateway_pid") - gateway_cpu_before )) pg_ms=$(( $(pg_cpu_ms) - pg_cpu_before ))
+    local cluster_ms=$(( $(cluster_cpu_ms) - cluster_cpu_before ))
     [ -z "${webhook_pid:-}" ] || webhook_finish
     sim "$simulator/_sim/pushes" >"$work/pushes.json"
     local checked
@@ -304,6 +312,10 @@ tracking() {
            '$checked'
          FROM (SELECT status, completed_at, sent_count,
                       extract(epoch FROM completed_at - created_at) * 1000 AS ms FROM dispatches) d" | tr '|' ' ')")
+    if [ -n "${LIVEGATE_BENCH_ROWS:-}" ]; then
+        echo "${rows[-1]} $(sql "SELECT round($cluster_ms * 1000.0 / greatest(1, count(*))) FROM dispatches WHERE status = 'done'")" \
+            >>"$LIVEGATE_BENCH_ROWS"
+    fi
     phase_stop
 }
 
