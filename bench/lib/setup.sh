@@ -117,15 +117,6 @@ bench_cluster() {
     DATABASE_URL=$(sed -n 's/^LIVEGATE_HA_URL=//p' <<<"$urls")
     [ -n "$DATABASE_URL" ] || { echo "scripts/ha/cluster.sh up printed no LIVEGATE_HA_URL" >&2; return 1; }
     export DATABASE_URL
-    # `up` returns once a standby has the database written, not replayed, and a member without it refuses
-    # the connection, after which libpq tries no other host: wait (at most 30 s) until every member has it.
-    local port deadline=$((SECONDS + 30))
-    for port in $(sed 's|^postgres://postgres@||; s|/.*||' <<<"$DATABASE_URL" | tr ',' '\n' | cut -d: -f2); do
-        until psql -h 127.0.0.1 -p "$port" -U postgres -d livegate -qtAc "SELECT 1" >/dev/null 2>&1; do
-            [ "$SECONDS" -lt "$deadline" ] || { echo "the cluster's member on port $port has no livegate database" >&2; return 1; }
-            sleep 0.1
-        done
-    done
     pg_pid_files=("$ha_dir"/pg1/data/postmaster.pid "$ha_dir"/pg2/data/postmaster.pid "$ha_dir"/pg3/data/postmaster.pid)
     "$bin" migrate >&2
 }
