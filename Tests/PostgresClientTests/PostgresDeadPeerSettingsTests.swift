@@ -6,7 +6,8 @@ import Testing
 struct PostgresDeadPeerSettingsTests {
     @Test func everyConnectionSetsKeepalivesAndAWriteTimeoutByDefault() async throws {
         try await TestDatabase.with(migrated: false) { database in
-            let pool = PostgresConnectionPool(configuration: .init(connectionString: database.connectionString))
+            let pool = PostgresConnectionPool(
+                configuration: .init(connectionString: database.connectionString, callTimeout: TestPostgres.callTimeout))
             let settings = try await pool.withConnection { connection in
                 ["keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout"]
                     .map { connection.setting($0) }

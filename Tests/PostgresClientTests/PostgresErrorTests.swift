@@ -27,12 +27,14 @@ struct PostgresErrorTests {
         }
     }
 
+    /// The pool's deadline is the tests' own: at the suite's start every test begins at once, and the
+    /// refused connect may not get a thread within the default 10 s (it would then fail as `timedOut`).
     @Test func connectionFailureDoesNotRevealThePassword() async throws {
         let secret = "hunter2-\(UUID().uuidString)"
         let pool = PostgresConnectionPool(
             configuration: .init(
                 connectionString: "postgres://someone:\(secret)@127.0.0.1:1/nowhere", maximumConnections: 1,
-                connectTimeoutSeconds: 2))
+                connectTimeoutSeconds: 2, callTimeout: TestPostgres.callTimeout))
         let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
         await pool.close()
         #expect(error?.code == .connectionFailed)

@@ -110,7 +110,8 @@ struct PostgresPoolTests {
 
     @Test func closedPoolRefusesWork() async throws {
         try await TestDatabase.with(migrated: false) { database in
-            let pool = PostgresConnectionPool(configuration: .init(connectionString: database.connectionString))
+            let pool = PostgresConnectionPool(
+                configuration: .init(connectionString: database.connectionString, callTimeout: TestPostgres.callTimeout))
             try await pool.query("SELECT 1")
             await pool.close()
             let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }

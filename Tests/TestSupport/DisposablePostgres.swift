@@ -34,7 +34,9 @@ package struct DisposablePostgres: Sendable {
     /// kept, when `body` ends): for tests that stop the server under a gateway.
     package func withDatabase<Result: Sendable>(_ body: (TestDatabase) async throws -> Result) async throws -> Result {
         let pool = PostgresConnectionPool(
-            configuration: .init(connectionString: connectionString, maximumConnections: 4, connectTimeoutSeconds: 2))
+            configuration: .init(
+                connectionString: connectionString, maximumConnections: 4, connectTimeoutSeconds: 2,
+                callTimeout: TestPostgres.callTimeout))
         do {
             try await Migrator(pool: pool, logger: Logger(label: "test.migrator")).migrate()
             let result = try await body(TestDatabase(name: "postgres", connectionString: connectionString, pool: pool))
