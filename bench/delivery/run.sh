@@ -30,7 +30,9 @@
 # best and the median over rounds are reported, to damp the noise of a shared machine. The gateway
 # inherits the environment, so LIVEGATE_DELIVERY_* settings can be tried without editing this script.
 # LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000); LIVEGATE_BENCH_PG_STATS=FOLDER writes
-# PostgreSQL's statements over each receiver's rounds to FOLDER/delivery-RECEIVER.statements.txt; LIVEGATE_BENCH_PEER=0 leaves out the rtt
+# PostgreSQL's statements over each receiver's rounds to FOLDER/delivery-RECEIVER.statements.txt;
+# LIVEGATE_BENCH_PERF=FOLDER records the gateway through each fan-out with `perf record -g` (its figures
+# then carry perf's own cost); LIVEGATE_BENCH_PEER=0 leaves out the rtt
 # receiver's aioapns row, LIVEGATE_BENCH_FLOOR=0 its libcurl-alone row, LIVEGATE_BENCH_GO=0 its Go row; LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each receiver's rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -163,6 +165,11 @@ minute=0
 # PostgreSQL's CPU includes the session that waits for the dispatch to end (a query every 10 ms).
 run_gateway() { # receiver
     local receiver="$1" started code t0 id row status sent failed retried elapsed gw_cpu rx_cpu db_cpu
+    local perf_pid=
+    if [ -n "${LIVEGATE_BENCH_PERF:-}" ]; then
+        mkdir -p "$LIVEGATE_BENCH_PERF"
+        perf_record_gateway "$gateway_pid" "$LIVEGATE_BENCH_PERF/delivery-$receiver-$minute.perf.data"
+    fi
     gw_cpu=$(cpu_ms "$gateway_pid")
     rx_cpu=$(cpu_ms "${receiver_pids[$2]}")
     db_cpu=$(pg_cpu_ms)
@@ -189,6 +196,7 @@ SQL
     gw_cpu=$(( $(cpu_ms "$gateway_pid") - gw_cpu ))
     rx_cpu=$(( $(cpu_ms "${receiver_pids[$2]}") - rx_cpu ))
     db_cpu=$(( $(pg_cpu_ms) - db_cpu ))
+    if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
     awk -v n="$tokens" -v ms="$elapsed" -v r="$retried" -v g="$gw_cpu" -v x="$rx_cpu" -v id="$id" -v d="$db_cpu" \
         'BEGIN { printf "%d %.1f %d %d %d %s %d\n", n * 1000 / ms, ms, r, g, x, id, d }'
 }

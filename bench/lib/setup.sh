@@ -101,6 +101,14 @@ bench_database() {
     fi
     export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/livegate"
     "$bin" migrate >&2
+    bench_setup_sql
+}
+
+# bench_setup_sql: LIVEGATE_BENCH_SETUP_SQL, if set, run once the database is migrated and before the
+# benchmark writes its rows: a schema variant measured beside the schema as it is (for example
+# "ALTER TABLE activity_tokens SET (fillfactor = 80)"), without editing a migration.
+bench_setup_sql() {
+    [ -z "${LIVEGATE_BENCH_SETUP_SQL:-}" ] || psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qc "$LIVEGATE_BENCH_SETUP_SQL" >&2
 }
 
 # bench_cluster: bench_database's `ha`: the cluster up in $work/ha (its `up` creates database `livegate`),
@@ -119,6 +127,7 @@ bench_cluster() {
     export DATABASE_URL
     pg_pid_files=("$ha_dir"/pg1/data/postmaster.pid "$ha_dir"/pg2/data/postmaster.pid "$ha_dir"/pg3/data/postmaster.pid)
     "$bin" migrate >&2
+    bench_setup_sql
 }
 
 # sql STATEMENT: runs it in the benchmark's database (after bench_database); prints the rows unaligned,
