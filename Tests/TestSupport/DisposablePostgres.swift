@@ -33,19 +33,12 @@ package struct DisposablePostgres: Sendable {
     /// The cluster's `postgres` database, migrated, as a `TestDatabase` (its pool closed, the database
     /// kept, when `body` ends): for tests that stop the server under a gateway.
     package func withDatabase<Result: Sendable>(_ body: (TestDatabase) async throws -> Result) async throws -> Result {
-        let pool = PostgresConnectionPool(
+        try await TestDatabase.migrated(
+            name: "postgres",
             configuration: .init(
                 connectionString: connectionString, maximumConnections: 4, connectTimeoutSeconds: 2,
-                callTimeout: TestPostgres.callTimeout))
-        do {
-            try await Migrator(pool: pool, logger: Logger(label: "test.migrator")).migrate()
-            let result = try await body(TestDatabase(name: "postgres", connectionString: connectionString, pool: pool))
-            await pool.close()
-            return result
-        } catch {
-            await pool.close()
-            throw error
-        }
+                callTimeout: TestPostgres.callTimeout),
+            body)
     }
 
     /// Stops the server and deletes its files.

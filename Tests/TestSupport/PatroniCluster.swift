@@ -67,17 +67,10 @@ package struct PatroniCluster: Sendable {
     /// `livegate`, migrated, as a `TestDatabase` on the multi-host URL (its pool follows the primary),
     /// the pool closed when `body` ends.
     package func withDatabase<Result: Sendable>(_ body: (TestDatabase) async throws -> Result) async throws -> Result {
-        let pool = PostgresConnectionPool(
-            configuration: .init(connectionString: url, maximumConnections: 4, connectTimeoutSeconds: 2, callTimeout: .seconds(30)))
-        do {
-            try await Migrator(pool: pool, logger: Logger(label: "test.migrator")).migrate()
-            let result = try await body(TestDatabase(name: "livegate", connectionString: url, pool: pool))
-            await pool.close()
-            return result
-        } catch {
-            await pool.close()
-            throw error
-        }
+        try await TestDatabase.migrated(
+            name: "livegate",
+            configuration: .init(connectionString: url, maximumConnections: 4, connectTimeoutSeconds: 2, callTimeout: .seconds(30)),
+            body)
     }
 
     private func member(_ line: String) throws -> String {

@@ -43,6 +43,23 @@ package struct TestDatabase: Sendable {
         }
     }
 
+    /// Runs `body` with database `name` at `connectionString` (kept, not dropped) migrated on a pool of
+    /// `configuration`, the pool closed when `body` ends: for servers a test starts, stops or fails over.
+    package static func migrated<Result: Sendable>(
+        name: String, configuration: PostgresConfiguration, _ body: (TestDatabase) async throws -> Result
+    ) async throws -> Result {
+        let pool = PostgresConnectionPool(configuration: configuration)
+        do {
+            try await Migrator(pool: pool, logger: Logger(label: "test.migrator")).migrate()
+            let result = try await body(TestDatabase(name: name, connectionString: configuration.connectionString, pool: pool))
+            await pool.close()
+            return result
+        } catch {
+            await pool.close()
+            throw error
+        }
+    }
+
     private func drop() async {
         await pool.close()
         try? await TestPostgres.admin("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
