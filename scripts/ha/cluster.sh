@@ -480,11 +480,12 @@ cmd_wait_primary() {
     local deadline=$((SECONDS + up_timeout)) name port seen=0 seen_leader="" writable member
     while [ "$SECONDS" -lt "$deadline" ]; do
         if read -r name port < <(leader_line 2>/dev/null); then
-            writable=0
+            # The members that take writes, by name.
+            writable=""
             for member in "${members[@]}"; do
-                [ "$(psql_at "$(pg_port "$member")" "SELECT NOT pg_is_in_recovery()" || true)" = t ] && writable=$((writable + 1))
+                [ "$(psql_at "$(pg_port "$member")" "SELECT NOT pg_is_in_recovery()" || true)" = t ] && writable+=" $member"
             done
-            if [ "$writable" = 1 ] && [ "$(psql_at "$port" "SELECT NOT pg_is_in_recovery()" || true)" = t ]; then
+            if [ "$writable" = " $name" ]; then
                 if [ "$name" = "$seen_leader" ]; then seen=$((seen + 1)); else seen=1 seen_leader=$name; fi
                 if [ "$seen" -ge 3 ]; then
                     echo "$name $port"
