@@ -40,11 +40,11 @@ struct SupersessionDeliveryTests {
         Set(simulator.received.map(\.deviceToken)).count
     }
 
-    /// The content state of each device's last push, by token.
-    static func lastStates(_ simulator: APNsSimulator) throws -> [String: String] {
+    /// The content state's `key` of each device's last push, by token.
+    static func lastStates(_ simulator: APNsSimulator, key: String = "score") throws -> [String: String] {
         var last: [String: String] = [:]
         for push in simulator.received {
-            let state = try JSONValue.parse(push.payload)["aps"]?["content-state"]?["score"]?.stringValue
+            let state = try JSONValue.parse(push.payload)["aps"]?["content-state"]?[key]?.stringValue
             last[push.deviceToken] = state
         }
         return last

@@ -1,4 +1,3 @@
-import APNsCore
 import APNsSimulator
 import Foundation
 import LiveGateDomain
@@ -34,7 +33,6 @@ struct PatroniFailoverTests {
         let ended: ContinuousClock.Instant
         let status: Int
         let retryAfter: String?
-        let n: Int
         let dispatchID: String?
 
         var took: Duration { ended - started }
@@ -104,7 +102,7 @@ struct PatroniFailoverTests {
                         $0.append(
                             Answer(
                                 started: started, ended: .now, status: response.status, retryAfter: response.headers["retry-after"],
-                                n: 0, dispatchID: nil))
+                                dispatchID: nil))
                     }
                     try await Task.sleep(for: .milliseconds(250))
                 }
@@ -178,7 +176,7 @@ struct PatroniFailoverTests {
             FROM dispatches ORDER BY activity_id, sequence DESC
             """)
         #expect(newest.count == activities, "every activity was updated")
-        let last = try lastStates(fixture.simulator)
+        let last = try SupersessionDeliveryTests.lastStates(fixture.simulator, key: "n")
         for row in newest {
             let activity = try row.require("activity_id", as: String.self)
             let index = try #require(Int(activity.dropFirst("ha-".count)))
@@ -196,16 +194,7 @@ struct PatroniFailoverTests {
             body: Data(
                 #"{"app_id":"\#(tenant.app.identifier)","activity_id":"ha-\#(n % activities)","content_state":{"n":"\#(n)"}}"#.utf8))
         return Answer(
-            started: started, ended: .now, status: response.status, retryAfter: response.headers["retry-after"], n: n,
+            started: started, ended: .now, status: response.status, retryAfter: response.headers["retry-after"],
             dispatchID: response.status == 201 ? response.json?["dispatch_id"] as? String : nil)
-    }
-
-    /// The content state `n` of each device's last push, by token.
-    static func lastStates(_ simulator: APNsSimulator) throws -> [String: String] {
-        var last: [String: String] = [:]
-        for push in simulator.received {
-            last[push.deviceToken] = try JSONValue.parse(push.payload)["aps"]?["content-state"]?["n"]?.stringValue
-        }
-        return last
     }
 }
