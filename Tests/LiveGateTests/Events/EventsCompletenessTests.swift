@@ -115,6 +115,18 @@ struct EventsCompletenessTests {
         return dispatch
     }
 
+    /// Two updates of one activity as if committed at once: the older one's supersession by the newer
+    /// one's commit is undone, so the older is pending again beside it.
+    static func twoUpdatesAsIfCommittedAtOnce(
+        _ tenant: Tenant, in database: TestDatabase
+    ) async throws -> (older: Dispatch, newer: Dispatch) {
+        let older = try await commit(tenant.update(score: 1), in: database)
+        let newer = try await commit(tenant.update(score: 2), in: database)
+        try await database.pool.query(
+            "UPDATE dispatches SET status = 'pending', superseded_by = NULL, completed_at = NULL WHERE id = $1", [older.id])
+        return (older, newer)
+    }
+
     /// An update waiting for a retry (handed back after a failed attempt, due in an hour) and a
     /// scheduled one of the same activity: when the scheduled one becomes due, the claim that takes it
     /// supersedes the waiting one, which ends there, and its `dispatch.superseded` is written there.
@@ -175,11 +187,8 @@ struct EventsCompletenessTests {
     @Test func aPendingDispatchSupersededAtAHandoverIsAnEvent() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
-            let older = try await Self.commit(tenant.update(score: 1), in: database)
-            let newer = try await Self.commit(tenant.update(score: 2), in: database)
-            // As if committed at once: undo what the newer one's commit did, and lease it as a handover does.
-            try await database.pool.query(
-                "UPDATE dispatches SET status = 'pending', superseded_by = NULL, completed_at = NULL WHERE id = $1", [older.id])
+            let (older, newer) = try await Self.twoUpdatesAsIfCommittedAtOnce(tenant, in: database)
+            // Leased as a handover does.
             try await database.pool.query(
                 """
                 UPDATE dispatches SET status = 'delivering', leased_by = 'w', leased_until = now() + interval '30 seconds', attempts = 1
@@ -235,11 +244,8 @@ struct EventsCompletenessTests {
     @Test func aDeliveringDispatchSupersededIsAnEventWhenItsWorkerEndsIt() async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
-            let older = try await Self.commit(tenant.update(score: 1), in: database)
-            let newer = try await Self.commit(tenant.update(score: 2), in: database)
-            // As if committed at once, neither seeing the other: one claim takes both.
-            try await database.pool.query(
-                "UPDATE dispatches SET status = 'pending', superseded_by = NULL, completed_at = NULL WHERE id = $1", [older.id])
+            // Neither seeing the other: one claim takes both.
+            let (older, newer) = try await Self.twoUpdatesAsIfCommittedAtOnce(tenant, in: database)
             let queue = PostgresDeliveryQueue(pool: database.pool, events: try await Self.interest(database))
             let claimed = try await queue.claim(worker: "w", limit: 10, lease: .seconds(30))
             let stopped = try #require(claimed.first { $0.dispatch.id == older.id })

@@ -39,47 +39,48 @@ struct ReadDatabaseTests {
         try await client.execute(uri: uri, method: .get, headers: .bearer(tenant.secret)).status
     }
 
-    @Test func theReadOnlyRoutesReadTheStandbyAndWritesGoToThePrimary() async throws {
+    /// A gateway whose standby is a fault proxy in front of the test's own database, driven by `body`.
+    static func withProxiedStandby(
+        _ body: @escaping @Sendable (Tenant, PostgresFaultProxy, any TestClientProtocol) async throws -> Void
+    ) async throws {
         try await TestDatabase.with { database in
             let tenant = try await database.makeTenant()
             let standby = try PostgresFaultProxy.inFrontOfTestPostgres()
             defer { standby.close() }
             let app = try Self.gateway(database, readURL: standby.connectionString(through: database.connectionString))
-            try await app.test(.live) { client in
-                let dispatch = try await Self.update(client, tenant, activity: "order-1")
-                #expect(standby.statements(containing: "INSERT INTO dispatches") == 0, "a write never goes to the standby")
-                let app = tenant.app.identifier
-                #expect(try await Self.get(client, tenant, "/messages/live_activity/dispatches/\(dispatch)") == .ok)
-                #expect(try await Self.get(client, tenant, "/live_activity/activities/order-1?app_id=\(app)") == .ok)
-                #expect(try await Self.get(client, tenant, "/message_activity_log?app_id=\(app)") == .ok)
-                #expect(standby.statements(containing: "FROM dispatches d") >= 1, "the dispatch was read on the standby")
-                #expect(standby.statements(containing: "activity_log") >= 1, "the log was read on the standby")
-            }
+            try await app.test(.live) { client in try await body(tenant, standby, client) }
+        }
+    }
+
+    @Test func theReadOnlyRoutesReadTheStandbyAndWritesGoToThePrimary() async throws {
+        try await Self.withProxiedStandby { tenant, standby, client in
+            let dispatch = try await Self.update(client, tenant, activity: "order-1")
+            #expect(standby.statements(containing: "INSERT INTO dispatches") == 0, "a write never goes to the standby")
+            let app = tenant.app.identifier
+            #expect(try await Self.get(client, tenant, "/messages/live_activity/dispatches/\(dispatch)") == .ok)
+            #expect(try await Self.get(client, tenant, "/live_activity/activities/order-1?app_id=\(app)") == .ok)
+            #expect(try await Self.get(client, tenant, "/message_activity_log?app_id=\(app)") == .ok)
+            #expect(standby.statements(containing: "FROM dispatches d") >= 1, "the dispatch was read on the standby")
+            #expect(standby.statements(containing: "activity_log") >= 1, "the log was read on the standby")
         }
     }
 
     @Test func aStandbyThatIsGoneOrFrozenLeavesTheReadsToThePrimary() async throws {
-        try await TestDatabase.with { database in
-            let tenant = try await database.makeTenant()
-            let standby = try PostgresFaultProxy.inFrontOfTestPostgres()
-            defer { standby.close() }
-            let app = try Self.gateway(database, readURL: standby.connectionString(through: database.connectionString))
-            try await app.test(.live) { client in
-                let dispatch = try await Self.update(client, tenant, activity: "order-2")
-                let uri = "/messages/live_activity/dispatches/\(dispatch)"
-                #expect(try await Self.get(client, tenant, uri) == .ok)
+        try await Self.withProxiedStandby { tenant, standby, client in
+            let dispatch = try await Self.update(client, tenant, activity: "order-2")
+            let uri = "/messages/live_activity/dispatches/\(dispatch)"
+            #expect(try await Self.get(client, tenant, uri) == .ok)
 
-                // Hung: the read waits out its deadline (1 s here), then the primary answers.
-                standby.freeze()
-                let started = ContinuousClock.now
-                #expect(try await Self.get(client, tenant, uri) == .ok)
-                #expect(ContinuousClock.now - started < .seconds(4))
+            // Hung: the read waits out its deadline (1 s here), then the primary answers.
+            standby.freeze()
+            let started = ContinuousClock.now
+            #expect(try await Self.get(client, tenant, uri) == .ok)
+            #expect(ContinuousClock.now - started < .seconds(4))
 
-                // Gone: refused at once, the primary answers.
-                standby.close()
-                #expect(try await Self.get(client, tenant, uri) == .ok)
-                #expect(try await Self.get(client, tenant, "/message_activity_log?app_id=\(tenant.app.identifier)") == .ok)
-            }
+            // Gone: refused at once, the primary answers.
+            standby.close()
+            #expect(try await Self.get(client, tenant, uri) == .ok)
+            #expect(try await Self.get(client, tenant, "/message_activity_log?app_id=\(tenant.app.identifier)") == .ok)
         }
     }
 
