@@ -68,6 +68,7 @@ package enum Gateway {
                     logger: logger),
                 events: events, logger: logger),
             PeriodicService.plannerStatistics(pool: pool, logger: logger),
+            PeriodicService.pushedPagesPruning(pool: pool, logger: logger),
             PeriodicService.unconfirmedStarts(pool: pool, after: settings.startConfirmWindow, events: events, logger: logger),
             // Who subscribes to which events: every gateway writes them within this long of a change.
             PeriodicService(

@@ -163,11 +163,11 @@ package struct PostgresActivityRecords: ActivityRecords {
                 ) ids
                 ORDER BY device_id LIMIT $4
             )
-            SELECT p.device_id, t.push_token, t.created_at, t.updated_at, t.last_dispatch_id,
-                   t.last_apns_status::int AS last_apns_status, t.last_pushed_at, u.external_id,
-                   s.state, s.channel_id, s.reported_at, s.frequent_pushes_enabled
+            SELECT p.device_id, t.push_token, t.created_at, t.updated_at, \(PushedPageStatements.lastPushColumns),
+                   u.external_id, s.state, s.channel_id, s.reported_at, s.frequent_pushes_enabled
             FROM page p
             LEFT JOIN activity_tokens t ON t.app_id = $1 AND t.activity_id = $2 AND t.device_id = p.device_id
+            \(PushedPageStatements.newestPage(app: "$1", activity: "$2"))
             LEFT JOIN users u ON u.id = t.user_id
             LEFT JOIN activity_device_states s ON s.app_id = $1 AND s.activity_id = $2 AND s.device_id = p.device_id
             ORDER BY p.device_id

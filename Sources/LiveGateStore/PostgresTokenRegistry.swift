@@ -139,11 +139,12 @@ package struct PostgresTokenRegistry: TokenRegistry {
         "CASE WHEN \(parameter)::boolean THEN NULL ELSE COALESCE(EXCLUDED.user_id, t.user_id) END"
     }
 
-    /// A new update token has been sent nothing yet: the row's last push was the old token's.
+    /// A new update token has been sent nothing yet: the row's last push was the old token's, and so
+    /// were the pushed pages before now (`token_since`).
     static var lastPushReset: String {
         ["last_dispatch_id", "last_apns_status", "last_pushed_at"].map {
             ",\n    \($0) = CASE WHEN t.push_token = EXCLUDED.push_token THEN t.\($0) END"
-        }.joined()
+        }.joined() + ",\n    token_since = CASE WHEN t.push_token = EXCLUDED.push_token THEN t.token_since ELSE now() END"
     }
 
     /// Table and column names are fixed strings chosen here, never input.

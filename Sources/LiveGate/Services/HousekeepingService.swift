@@ -45,7 +45,7 @@ package struct HousekeepingService: Service {
                         metadata: [
                             "retired_tokens": "\(report.retiredTokens)", "log_entries": "\(report.logEntries)",
                             "log_hours": "\(report.logHours)", "payload_mismatches": "\(report.payloadMismatches)",
-                            "dispatches": "\(report.dispatches)",
+                            "dispatches": "\(report.dispatches)", "pushed_pages": "\(report.pushedPages)",
                             "rate_limit_windows": "\(report.rateLimitWindows)",
                             "token_tag_windows": "\(report.tokenTagWindows)",
                             "idempotency_keys": "\(report.idempotencyKeys)",

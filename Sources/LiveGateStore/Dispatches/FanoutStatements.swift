@@ -173,11 +173,23 @@ enum FanoutStatements {
         }
     }
 
-    /// Records each device's answer as its last push: on its update token's row, or a start's target row
-    /// (made here for a start to an audience).
+    /// Records each device's answer as its last push: a start's on its target row (made here for a start
+    /// to an audience); an update's or end's accepted pushes as one pushed page, its other answers on
+    /// their update tokens' rows.
     static func recordAnswers(_ answers: [DeviceAnswer], of dispatch: Dispatch, on connection: PostgresConnection) throws {
         if dispatch.audience != nil { return try AudienceFanoutStatements.recordAnswers(answers, of: dispatch, on: connection) }
-        try recordAnswers(answers, ofStart: dispatch.event == .start, on: connection)
+        if dispatch.event == .start { return try recordAnswers(answers, ofStart: true, on: connection) }
+        try recordActivityAnswers([(dispatch, answers)], on: connection)
+    }
+
+    /// The answers to updates and ends of several dispatches: each one's accepted pushes as a pushed page
+    /// when there are enough of them, the rest on token rows, in token order (see below).
+    static func recordActivityAnswers(_ answered: [(Dispatch, [DeviceAnswer])], on connection: PostgresConnection) throws {
+        var rest: [DeviceAnswer] = []
+        for (dispatch, answers) in answered where !answers.isEmpty {
+            rest += try PushedPageStatements.recordAccepted(answers, of: dispatch, on: connection)
+        }
+        try recordAnswers(rest.sorted { $0.cursor < $1.cursor }, ofStart: false, on: connection)
     }
 
     /// Rows are locked in the order of `answers`: a page's come in token order, and a batch of small

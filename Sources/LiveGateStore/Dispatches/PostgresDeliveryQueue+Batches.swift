@@ -177,7 +177,7 @@ extension PostgresDeliveryQueue {
                 settlements.flatMap(\.progress.answers).sorted { $0.cursor < $1.cursor }
             }
             try FanoutStatements.recordAnswers(inTokenOrder(starts), ofStart: true, on: connection)
-            try FanoutStatements.recordAnswers(inTokenOrder(others), ofStart: false, on: connection)
+            try FanoutStatements.recordActivityAnswers(others.map { ($0.claimed.dispatch, $0.progress.answers) }, on: connection)
             // Each push's event, then each end's, for those someone subscribes to.
             try EventStatement.insert(
                 kept.flatMap { pushEvents($0.progress, of: $0.claimed.dispatch) } + removedTokens + retiredTokens + endEvents,
