@@ -22,7 +22,7 @@ package struct Housekeeping: Sendable {
         package var idempotencyKeys = 0
         package var deviceStates = 0
         package var pushToStartRemovals = 0
-        /// Pushed pages of activities that have no token left.
+        /// Pushed pages that are no device's newest.
         package var pushedPages = 0
 
         package init() {}
@@ -81,8 +81,8 @@ package struct Housekeeping: Sendable {
         // Token health reads the last day of removals; one more day of grace.
         report.pushToStartRemovals = try await deleteInBatches(
             "push_to_start_token_removals", where: "removed_at < now() - make_interval(secs => $1)", 2 * 86_400)
-        // Pruning looks only at activities pushed again; one whose tokens went stale is never pushed again.
-        report.pushedPages = try await deleteInBatches("activity_pushed_pages", where: Self.tokenlessPages, 0)  // any age
+        // Pages that only replaced, retired or otherwise answered tokens kept: pruning on the way skips them.
+        report.pushedPages = try await PushedPages(pool: pool).pruneFully()
         return report
     }
 
@@ -100,13 +100,6 @@ package struct Housekeeping: Sendable {
 
     /// One batch of finished dispatches to delete (`$2` at most), as housekeeping selects it.
     package static var finishedDispatchesSelection: String { batchSelection("dispatches", where: finishedDispatches) }
-
-    /// Pages older than `$1` seconds of activities without a token.
-    static let tokenlessPages = """
-        pushed_at < now() - make_interval(secs => $1) AND NOT EXISTS (
-            SELECT 1 FROM activity_tokens t
-            WHERE t.app_id = activity_pushed_pages.app_id AND t.activity_id = activity_pushed_pages.activity_id)
-        """
 
     static func batchSelection(_ table: String, where condition: String) -> String {
         "SELECT ctid FROM \(table) WHERE \(condition) LIMIT $2"
