@@ -1,4 +1,5 @@
 import Foundation
+import LiveGateDomain
 import NIOConcurrencyHelpers
 import PostgresClient
 
@@ -19,34 +20,44 @@ package struct PushedPages: Sendable {
         self.pool = pool
     }
 
-    /// One pass over the activities pushed since the last; returns how many pages it deleted.
+    /// One pass over the activities pushed since the last, once they have been quiet for `quiet` (a
+    /// fan-out still writing pages would be looked at again and again); returns how many pages it
+    /// deleted.
     @discardableResult
-    package func prune() async throws -> Int {
+    package func prune(quiet: Duration = .seconds(5)) async throws -> Int {
         let after = mark.withLockedValue { $0 }
-        let rows = try await pool.query(
-            """
-            WITH bound AS (SELECT max(id) AS last FROM activity_pushed_pages),
-            pushed AS (
-                SELECT DISTINCT app_id, activity_id FROM activity_pushed_pages
-                WHERE id > $1 AND id <= (SELECT last FROM bound)
-            ),
-            chosen AS (
-                SELECT p.app_id, p.activity_id FROM activity_pushed_pages p JOIN pushed USING (app_id, activity_id)
-                GROUP BY p.app_id, p.activity_id HAVING count(DISTINCT p.dispatch_id) > 1
-            ),
-            \(Self.deletion(newest: """
-                SELECT DISTINCT ON (x.token_id) p.id
-                FROM chosen c
-                JOIN activity_pushed_pages p ON p.app_id = c.app_id AND p.activity_id = c.activity_id
-                CROSS JOIN LATERAL unnest(p.token_ids) AS x(token_id)
-                ORDER BY x.token_id, p.pushed_at DESC, p.id DESC
-                """))
-            SELECT (SELECT count(*) FROM deleted)::int AS deleted, (SELECT last FROM bound) AS last
-            """,
-            [after])
-        guard let row = rows.first else { return 0 }
-        if let last: Int64 = try row.decode("last") {
-            mark.withLockedValue { $0 = max($0, last) }
+        let row = try await Self.sorting(on: pool) { connection in
+            try connection.query(
+                """
+                WITH bound AS (SELECT max(id) AS last FROM activity_pushed_pages),
+                pushed AS (
+                    SELECT app_id, activity_id, min(id) AS first_new FROM activity_pushed_pages
+                    WHERE id > $1 AND id <= (SELECT last FROM bound) GROUP BY app_id, activity_id
+                ),
+                activities AS (
+                    SELECT p.app_id, p.activity_id, n.first_new, count(DISTINCT p.dispatch_id) AS dispatches,
+                           max(p.pushed_at) < now() - make_interval(secs => $2) AS quiet
+                    FROM activity_pushed_pages p JOIN pushed n ON n.app_id = p.app_id AND n.activity_id = p.activity_id
+                    GROUP BY p.app_id, p.activity_id, n.first_new
+                ),
+                chosen AS (SELECT app_id, activity_id FROM activities WHERE quiet AND dispatches > 1),
+                \(Self.deletion(newest: """
+                    SELECT DISTINCT ON (x.token_id) p.id
+                    FROM chosen c
+                    JOIN activity_pushed_pages p ON p.app_id = c.app_id AND p.activity_id = c.activity_id
+                    CROSS JOIN LATERAL unnest(p.token_ids) AS x(token_id)
+                    ORDER BY x.token_id, p.pushed_at DESC, p.id DESC
+                    """))
+                SELECT (SELECT count(*) FROM deleted)::int AS deleted,
+                       coalesce((SELECT min(first_new) - 1 FROM activities WHERE NOT quiet), (SELECT last FROM bound)) AS mark
+                """,
+                [after, quiet.inSeconds]
+            ).first
+        }
+        guard let row else { return 0 }
+        // An activity still being pushed is looked at again from its first page after the old mark.
+        if let covered: Int64 = try row.decode("mark") {
+            mark.withLockedValue { $0 = max($0, covered) }
         }
         return try row.require("deleted")
     }
@@ -58,14 +69,16 @@ package struct PushedPages: Sendable {
         var deleted = 0
         var after: (app: UUID, activity: String)? = nil
         while true {
-            let rows = try await pool.query(
-                """
-                WITH chosen AS (
-                    SELECT DISTINCT app_id, activity_id FROM activity_pushed_pages
-                    WHERE $1::uuid IS NULL OR (app_id, activity_id) > ($1::uuid, $2::text)
-                    ORDER BY app_id, activity_id LIMIT $3
-                ),
-                \(Self.deletion(newest: """
+            let cursor = after
+            let rows = try await Self.sorting(on: pool) { connection in
+                try connection.query(
+                    """
+                    WITH chosen AS (
+                        SELECT DISTINCT app_id, activity_id FROM activity_pushed_pages
+                        WHERE $1::uuid IS NULL OR (app_id, activity_id) > ($1::uuid, $2::text)
+                        ORDER BY app_id, activity_id LIMIT $3
+                    ),
+                    \(Self.deletion(newest: """
                     SELECT DISTINCT ON (x.token_id) p.id
                     FROM chosen c
                     JOIN activity_pushed_pages p ON p.app_id = c.app_id AND p.activity_id = c.activity_id
@@ -74,13 +87,25 @@ package struct PushedPages: Sendable {
                         AND (t.last_pushed_at IS NULL OR p.pushed_at > t.last_pushed_at)
                     ORDER BY x.token_id, p.pushed_at DESC, p.id DESC
                     """))
-                SELECT (SELECT count(*) FROM deleted)::int AS deleted, app_id, activity_id
-                FROM chosen ORDER BY app_id DESC, activity_id DESC LIMIT 1
-                """,
-                [after?.app, after?.activity ?? "", activities])
+                    SELECT (SELECT count(*) FROM deleted)::int AS deleted, app_id, activity_id
+                    FROM chosen ORDER BY app_id DESC, activity_id DESC LIMIT 1
+                    """,
+                    [cursor?.app, cursor?.activity ?? "", activities])
+            }
             guard let row = rows.first else { return deleted }
             deleted += try row.require("deleted")
             after = (try row.require("app_id"), try row.require("activity_id"))
+        }
+    }
+
+    /// Runs `body` in a transaction with room to sort a few hundred thousand ids in memory: PostgreSQL's
+    /// default spills them to disk.
+    private static func sorting<Result: Sendable>(
+        on pool: PostgresConnectionPool, _ body: @escaping @Sendable (PostgresConnection) throws -> Result
+    ) async throws -> Result {
+        try await pool.transaction { connection in
+            try connection.query("SET LOCAL work_mem = '64MB'")
+            return try body(connection)
         }
     }
 
