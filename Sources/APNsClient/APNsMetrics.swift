@@ -20,20 +20,22 @@ public struct APNsMetrics: Sendable {
 
     /// A batch's answers: one counter step per status, one timing per answer.
     func record(_ outcomes: [Result<HTTP2Response, HTTP2TransportError>], kind: Kind) {
-        var statuses: [String: Int] = [:]
+        // Counted by number, named once per status at the end (-1: no answer): not a string per push.
+        var statuses: [Int: Int] = [:]
         let answerDuration = Timer(label: Self.answerDurationLabel, dimensions: [("kind", kind.rawValue)], factory: factory)
         for outcome in outcomes {
             switch outcome {
             case .success(let answer):
-                statuses[String(answer.status), default: 0] += 1
+                statuses[answer.status, default: 0] += 1
                 answerDuration.record(duration: answer.answerTime)
             case .failure(let error):
                 // An answer cut off after its headers still says what APNs answered.
-                statuses[error.partialAnswer.map { String($0.status) } ?? "none", default: 0] += 1
+                statuses[error.partialAnswer?.status ?? -1, default: 0] += 1
             }
         }
         for (status, count) in statuses {
-            Counter(label: Self.requestsLabel, dimensions: [("kind", kind.rawValue), ("status", status)], factory: factory)
+            let label = status < 0 ? "none" : String(status)
+            Counter(label: Self.requestsLabel, dimensions: [("kind", kind.rawValue), ("status", label)], factory: factory)
                 .increment(by: count)
         }
     }

@@ -43,10 +43,20 @@ extension APNsResponse {
     /// What an HTTP/2 answer says as APNs words it: status, `apns-id`, `apns-request-id`, `retry-after`,
     /// error body.
     init(_ answer: HTTP2Response) {
-        let retryAfter = answer.headers["retry-after"]
+        // One pass over the few headers kept, rather than three hashed lookups per answer.
+        var apnsID: String?
+        var requestID: String?
+        var retryAfter: String?
+        for (name, value) in answer.headers {
+            switch name {
+            case "apns-id": apnsID = value
+            case "apns-request-id": requestID = value
+            case "retry-after": retryAfter = value
+            default: continue
+            }
+        }
         self.init(
-            status: answer.status, body: answer.body, apnsID: answer.headers["apns-id"],
-            requestID: answer.headers["apns-request-id"], retryAfter: retryAfter,
+            status: answer.status, body: answer.body, apnsID: apnsID, requestID: requestID, retryAfter: retryAfter,
             // The clock is read only for the rare answer that asks to wait.
             now: retryAfter == nil ? 0 : Date().timeIntervalSince1970)
     }

@@ -64,7 +64,7 @@ struct PushSending: Sendable {
     func broadcast(_ broadcast: LiveActivityBroadcast, to destination: APNsDestination) async -> Retried<BroadcastResult> {
         let key = TokenBackoff.Key(scope: TokenBackoff.Scope(destination), target: .channel(broadcast.channelID))
         return await withRetries(
-            keys: [key], expiries: [broadcast.expiresAt], stopped: { _ in false }, isChannel: true
+            count: 1, key: { _ in key }, expiry: { _ in broadcast.expiresAt }, stopped: { _ in false }, isChannel: true
         ) { _ in [await sender.broadcast(broadcast, to: destination)] }[0]!
     }
 
@@ -73,10 +73,11 @@ struct PushSending: Sendable {
     ) async -> [PushOutcome?] {
         let scope = TokenBackoff.Scope(destination)
         return await withRetries(
-            keys: pushes.map { TokenBackoff.Key(scope: scope, target: .device($0.deviceToken)) }, expiries: pushes.map(\.expiresAt),
-            stopped: stopped, isChannel: false
+            count: pushes.count, key: { TokenBackoff.Key(scope: scope, target: .device(pushes[$0].deviceToken)) },
+            expiry: { pushes[$0].expiresAt }, stopped: stopped, isChannel: false
         ) { indices in
-            await sender.send(indices.map { pushes[$0] }, to: destination)
+            // The first try is normally all of them, in order: sent as they are, not copied.
+            await sender.send(indices.elementsEqual(pushes.indices) ? pushes : indices.map { pushes[$0] }, to: destination)
         }
     }
 
@@ -88,17 +89,18 @@ struct PushSending: Sendable {
         var throttling = Throttling()
     }
 
-    /// `send` gets the indices (of `keys`) to try and returns their answers in that order. `stopped(i)`:
-    /// request `i`'s dispatch was stopped; asked when its try's turn comes.
+    /// Requests `0..<count`, each with its backoff key and expiry (made only when needed: most pushes
+    /// need neither). `send` gets the indices to try and returns their answers in that order.
+    /// `stopped(i)`: request `i`'s dispatch was stopped; asked when its try's turn comes.
     private func withRetries<Result: RetriedResult>(
-        keys: [TokenBackoff.Key], expiries: [Date?], stopped: (Int) -> Bool, isChannel: Bool,
+        count: Int, key: @escaping (Int) -> TokenBackoff.Key, expiry: (Int) -> Date?, stopped: (Int) -> Bool, isChannel: Bool,
         _ send: ([Int]) async -> [APNsSendResult]
     ) async -> [Retried<Result>?] {
-        var results = [Retried<Result>?](repeating: nil, count: keys.count)
+        var results = [Retried<Result>?](repeating: nil, count: count)
         let start = ContinuousClock.now
-        var attempts = backoff.notBefore(keys, now: start).map { Attempts(readyAt: $0 ?? start) }
+        var attempts = backoff.notBefore((0..<count).lazy.map(key), now: start).map { Attempts(readyAt: $0 ?? start) }
         var pending: [Int] = []
-        for index in keys.indices {
+        for index in 0..<count {
             let wait = attempts[index].readyAt - start
             guard wait > .zero else {
                 pending.append(index)
@@ -106,7 +108,7 @@ struct PushSending: Sendable {
             }
             // Throttled by an earlier push to the same device: it waits, or is given up at once.
             attempts[index].throttling.waited(wait)
-            if let result: Retried<Result> = givenUpWaiting(wait, attempts[index], expiry: expiries[index]) {
+            if let result: Retried<Result> = givenUpWaiting(wait, attempts[index], expiry: expiry(index)) {
                 results[index] = result
             } else {
                 pending.append(index)
@@ -144,18 +146,18 @@ struct PushSending: Sendable {
             let answered = ContinuousClock.now
             // One wait for those that met the same problem on the same try, as a batch was retried whole.
             var delays: [Int: Duration] = [:]
-            var accepted: [TokenBackoff.Key] = []
+            var accepted: [Int] = []
             var throttledAnswers = 0
             for (index, answer) in zip(going, answers) {
                 attempts[index].tries += 1
                 let tries = attempts[index].tries
                 var throttledWait: Duration?
                 if case .answered(let response) = answer {
-                    if (200..<300).contains(response.status) { accepted.append(keys[index]) }
+                    if (200..<300).contains(response.status) { accepted.append(index) }
                     if response.status == 429, response.reason == .tooManyRequests {
                         throttledAnswers += 1
                         attempts[index].throttling.answers += 1
-                        let wait = backoff.throttled(keys[index], retryAfter: response.retryAfter, now: answered)
+                        let wait = backoff.throttled(key(index), retryAfter: response.retryAfter, now: answered)
                         attempts[index].throttling.waited(wait)
                         throttledWait = wait
                     }
@@ -166,7 +168,7 @@ struct PushSending: Sendable {
                 }
                 attempts[index].lastProblem = SendProblem(answer)
                 if let throttledWait {
-                    if let result: Retried<Result> = givenUpWaiting(throttledWait, attempts[index], expiry: expiries[index]) {
+                    if let result: Retried<Result> = givenUpWaiting(throttledWait, attempts[index], expiry: expiry(index)) {
                         results[index] = result
                         continue
                     }
@@ -178,7 +180,7 @@ struct PushSending: Sendable {
                 }
                 pending.append(index)
             }
-            backoff.accepted(accepted)
+            backoff.accepted(accepted.lazy.map(key))
             GatewayMetrics.apnsThrottled(throttledAnswers, channel: isChannel)
         }
         return results

@@ -56,8 +56,9 @@ final class TokenBackoff: Sendable {
         self.memory = memory
     }
 
-    /// The instant each key's push may go; nil where it may go now.
-    func notBefore(_ keys: [Key], now: ContinuousClock.Instant = .now) -> [ContinuousClock.Instant?] {
+    /// The instant each key's push may go; nil where it may go now. A lazy collection's keys are made
+    /// only when some device is backed off (rarely): a fan-out's pages need none of them.
+    func notBefore(_ keys: some Collection<Key>, now: ContinuousClock.Instant = .now) -> [ContinuousClock.Instant?] {
         state.withLockedValue { state in
             guard !state.entries.isEmpty else { return Array(repeating: nil, count: keys.count) }
             return keys.map { key in state.entries[key].flatMap { $0.notBefore > now ? $0.notBefore : nil } }
@@ -82,8 +83,9 @@ final class TokenBackoff: Sendable {
         }
     }
 
-    /// APNs accepted pushes to `keys`: their streaks end.
-    func accepted(_ keys: [Key]) {
+    /// APNs accepted pushes to `keys`: their streaks end. As for `notBefore`, a lazy collection's keys
+    /// are made only when some device is backed off.
+    func accepted(_ keys: some Collection<Key>) {
         guard !keys.isEmpty else { return }
         state.withLockedValue { state in
             guard !state.entries.isEmpty else { return }

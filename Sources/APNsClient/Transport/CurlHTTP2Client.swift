@@ -42,7 +42,7 @@ public final class CurlHTTP2Client: Sendable {
         defer { release(lane, count: 1) }
         return try await withCheckedThrowingContinuation { continuation in
             lanes[lane].hand([
-                CurlTransfer(request: request, completion: .single(continuation), keptHeaders: configuration.keptResponseHeaderBytes)
+                CurlTransfer(request: request, completion: .single(continuation), keptHeaders: configuration.keptResponseHeaders)
             ])
         }
     }
@@ -58,7 +58,7 @@ public final class CurlHTTP2Client: Sendable {
             lanes[lane].hand(
                 requests.enumerated().map { index, request in
                     CurlTransfer(
-                        request: request, completion: .batch(batch, index: index), keptHeaders: configuration.keptResponseHeaderBytes)
+                        request: request, completion: .batch(batch, index: index), keptHeaders: configuration.keptResponseHeaders)
                 })
         }
     }

@@ -83,56 +83,54 @@ final class CurlLane: Sendable {
         // What to start, hold or fail is `admission`'s to decide; this loop carries it out with libcurl.
         var admission = LaneAdmission<CurlTransfer>()
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-        var idle: [UnsafeMutableRawPointer] = []
-        // Handles keep the options every request shares (set once); the value says for which scheme.
-        var configured: [UnsafeMutableRawPointer: Bool] = [:]
+        var idle: [LaneEasyHandle] = []
         let watch = ConnectionWatch(timeout: configuration.responseTimeout)
         let sockets = CurlSockets()
         // A handle whose transfer ended goes back for reuse, up to the limit.
-        func recycle(_ easy: UnsafeMutableRawPointer) {
+        func recycle(_ handle: LaneEasyHandle) {
             if idle.count < Self.idleHandleLimit {
-                idle.append(easy)
+                idle.append(handle)
             } else {
-                configured[easy] = nil
-                curl_easy_cleanup(easy)
+                handle.cleanup()
             }
         }
         // Takes a started transfer out of libcurl and fails it.
-        func fail(_ easy: UnsafeMutableRawPointer, _ transfer: CurlTransfer, _ error: HTTP2TransportError) {
-            active[easy] = nil
-            curl_multi_remove_handle(multi.handle, easy)
+        func fail(_ handle: LaneEasyHandle, _ transfer: CurlTransfer, _ error: HTTP2TransportError) {
+            active[handle.easy] = nil
+            curl_multi_remove_handle(multi.handle, handle.easy)
             transfer.completion.finish(.failure(error))
-            recycle(easy)
+            recycle(handle)
         }
         // Hands a transfer to libcurl on a handle configured for its scheme; false (and the transfer
         // failed) when it could not be.
         @discardableResult
         func start(_ transfer: CurlTransfer) -> Bool {
-            let easy = idle.popLast() ?? curl_easy_init()
-            guard let easy else {
+            guard let handle = idle.popLast() ?? LaneEasyHandle() else {
                 transfer.completion.finish(.failure(HTTP2TransportError(.invalidRequest, "curl_easy_init failed")))
                 return false
             }
             let cleartext = CurlRequestSetup.isCleartext(transfer.request.url)
-            if configured[easy] != cleartext {
-                if configured[easy] != nil { curl_easy_reset(easy) }
-                configured[easy] = nil
-                if let problem = CurlRequestSetup.configure(easy, configuration: configuration, cleartext: cleartext, sockets: sockets) {
-                    idle.append(easy)
+            if handle.configuredCleartext != cleartext {
+                if handle.configuredCleartext != nil { curl_easy_reset(handle.easy) }
+                handle.forgetOptions()
+                if let problem = CurlRequestSetup.configure(
+                    handle.easy, configuration: configuration, cleartext: cleartext, sockets: sockets)
+                {
+                    idle.append(handle)
                     transfer.completion.finish(.failure(problem))
                     return false
                 }
-                configured[easy] = cleartext
+                handle.configuredCleartext = cleartext
             }
-            if let problem = CurlRequestSetup.apply(transfer, to: easy) {
-                idle.append(easy)
+            if let problem = CurlRequestSetup.apply(transfer, to: handle) {
+                idle.append(handle)
                 transfer.completion.finish(.failure(problem))
                 return false
             }
-            transfer.easy = easy
+            transfer.handle = handle
             transfer.watch = watch
-            active[easy] = transfer
-            curl_multi_add_handle(multi.handle, easy)
+            active[handle.easy] = transfer
+            curl_multi_add_handle(multi.handle, handle.easy)
             return true
         }
         while true {
@@ -149,7 +147,7 @@ final class CurlLane: Sendable {
                 for transfer in admission.drain() { transfer.completion.finish(.failure(shutDown)) }
                 for (easy, transfer) in active {
                     curl_multi_remove_handle(multi.handle, easy)
-                    curl_easy_cleanup(easy)
+                    transfer.handle?.cleanup()
                     transfer.completion.finish(.failure(shutDown))
                 }
                 break
@@ -177,11 +175,11 @@ final class CurlLane: Sendable {
                 curl_multi_remove_handle(multi.handle, easy)
                 watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
                 transfer.completion.finish(outcome)
-                recycle(easy)
+                if let handle = transfer.handle { recycle(handle) }
                 // When no connection to its endpoint could be opened, the requests still waiting for one
                 // there fail now rather than each trying a connection of its own.
                 for (refused, refusal) in admission.ended(transfer, outcome: outcome, inFlight: active.values, now: now) {
-                    if let easy = refused.easy { fail(easy, refused, refusal) }
+                    if let handle = refused.handle { fail(handle, refused, refusal) }
                 }
             }
             // Connections that answered nothing for the timeout while requests waited on them: their
@@ -189,9 +187,10 @@ final class CurlLane: Sendable {
             let (quiet, nextDeadline) = watch.quietConnections(now: now)
             for connection in quiet {
                 let stranded = active.filter { $0.value.connection == connection }
-                for (easy, transfer) in stranded {
+                for (_, transfer) in stranded {
+                    guard let handle = transfer.handle else { continue }
                     transfer.connection = nil
-                    fail(easy, transfer, HTTP2TransportError(.timedOut, "the connection answered nothing within \(watch.timeout)"))
+                    fail(handle, transfer, HTTP2TransportError(.timedOut, "the connection answered nothing within \(watch.timeout)"))
                     if transfer.isProbe { admission.probeEnded(transfer.endpoint) }
                 }
                 sockets.shutDown(connection)
@@ -203,7 +202,7 @@ final class CurlLane: Sendable {
             let untilDeadline = nextDeadline.map { ($0 - now).curlMilliseconds }
             curl_multi_poll(multi.handle, nil, 0, LanePollWait.milliseconds(inFlight: active.count, untilDeadline: untilDeadline), nil)
         }
-        for easy in idle { curl_easy_cleanup(easy) }
+        for handle in idle { handle.cleanup() }
         let waiters = inbox.withLock { inbox -> [CheckedContinuation<Void, Never>] in
             inbox.hasStopped = true
             defer { inbox.stopWaiters = [] }

@@ -3,8 +3,9 @@ import CCurl
 /// Puts a request on an easy handle, and reads the outcome back.
 ///
 /// A handle is configured once with what every request of a client shares (`configure`); each request
-/// then sets only its own URL, method, headers, body and callbacks (`apply`), which costs far less than
-/// resetting the handle and setting everything again for every push.
+/// then sets only its own URL and callbacks, and whichever of method, headers and body differ from the
+/// handle's last request (`apply`), which costs far less than resetting the handle and setting
+/// everything again for every push.
 enum CurlRequestSetup {
     /// `http://` (any case): HTTP/2 without TLS, by prior knowledge.
     static func isCleartext(_ url: String) -> Bool {
@@ -47,45 +48,67 @@ enum CurlRequestSetup {
         return problem(in: codes)
     }
 
-    /// The request's own options. Nil when every option took; else why the request cannot be sent.
-    static func apply(_ transfer: CurlTransfer, to easy: UnsafeMutableRawPointer) -> HTTP2TransportError? {
+    /// The request's own options, set on a handle that may have carried another request: only what
+    /// differs from that one is set again (a fan-out's pushes share body, method and shared lines).
+    /// Nil when every option took; else why the request cannot be sent.
+    static func apply(_ transfer: CurlTransfer, to handle: LaneEasyHandle) -> HTTP2TransportError? {
         let request = transfer.request
-        var list: UnsafeMutablePointer<curl_slist>?
-        var tail: UnsafeMutablePointer<curl_slist>?
-        for (name, value) in request.headers {
-            list = curl_slist_append(list, "\(name): \(value)")
-            tail = tail?.pointee.next ?? list
-        }
-        transfer.headerList = list
-        if let shared = request.sharedHeaders?.list {
-            // The shared lines follow the request's own; the link is undone before the own list is freed.
-            tail?.pointee.next = shared
-            transfer.sharedHeadersLink = tail
+        let easy = handle.easy
+        var check = OptionCheck()
+        let headers = handle.ownHeaders.write(request.headers, then: request.sharedHeaders)
+        if headers != handle.headerList {
+            check.note(lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headers))
+            handle.headerList = headers
         }
         let context = Unmanaged.passUnretained(transfer).toOpaque()
-        var codes: [CURLcode] = [
-            lg_curl_easy_setopt_string(easy, CURLOPT_URL, request.url),
-            lg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list ?? request.sharedHeaders?.list),
-            lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
-            lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
-            lg_curl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context),
-        ]
+        check.note(lg_curl_easy_setopt_string(easy, CURLOPT_URL, request.url))
+        check.note(lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
+        check.note(lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
+        check.note(lg_curl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context))
         if request.method == "GET" && request.body.isEmpty {
             // Undoes a body and method the handle's last request may have left.
-            codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
-            codes.append(lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, nil))
+            check.note(lg_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+            check.note(lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, nil))
+            handle.copiedBody = nil
+            handle.customMethod = nil
         } else {
-            // Size first: COPYPOSTFIELDS then copies exactly that many bytes, NULs and all.
-            codes.append(lg_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, request.body.count))
-            codes.append(
-                request.body.withUnsafeBytes {
-                    lg_curl_easy_setopt_pointer(
-                        easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
-                })
+            if !handle.holds(request.body) {
+                // Size first: COPYPOSTFIELDS then copies exactly that many bytes, NULs and all.
+                check.note(lg_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, request.body.count))
+                check.note(
+                    request.body.withUnsafeBytes {
+                        lg_curl_easy_setopt_pointer(
+                            easy, CURLOPT_COPYPOSTFIELDS,
+                            UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                    })
+                handle.copiedBody = request.body
+            }
             // POST is what a body means to libcurl; any other method is named.
-            codes.append(lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method == "POST" ? nil : request.method))
+            let custom = request.method == "POST" ? nil : request.method
+            if custom != handle.customMethod {
+                check.note(lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, custom))
+                handle.customMethod = custom
+            }
         }
-        return problem(in: codes)
+        if check.failed != CURLE_OK {
+            // What took is unknown: the next request sets everything afresh.
+            curl_easy_reset(easy)
+            handle.forgetOptions()
+        }
+        return check.problem
+    }
+
+    /// The first option libcurl refused, if any: collected without an array per request.
+    private struct OptionCheck {
+        private(set) var failed = CURLE_OK
+
+        mutating func note(_ code: CURLcode) {
+            if failed == CURLE_OK { failed = code }
+        }
+
+        var problem: HTTP2TransportError? {
+            failed == CURLE_OK ? nil : HTTP2TransportError(.invalidRequest, String(cString: curl_easy_strerror(failed)))
+        }
     }
 
     private static func problem(in codes: [CURLcode]) -> HTTP2TransportError? {

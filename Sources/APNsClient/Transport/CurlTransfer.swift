@@ -7,19 +7,15 @@ import CCurl
 final class CurlTransfer: LaneRequest, @unchecked Sendable {
     let request: HTTP2Request
     let completion: TransferCompletion
-    /// Lower-case names of the headers to keep; nil keeps all.
-    let keptHeaders: [[UInt8]]?
+    /// The headers to keep; nil keeps all.
+    let keptHeaders: [KeptHeaderName]?
     var responseHeaders: [String: String] = [:]
     var responseBody: [UInt8] = []
-    /// The request's own header lines given to curl; freed once, when the transfer completes.
-    var headerList: UnsafeMutablePointer<curl_slist>?
-    /// The last of the own lines, while it links to the request's shared lines (which it does not own).
-    var sharedHeadersLink: UnsafeMutablePointer<curl_slist>?
     /// How many times libcurl set out to send the request (`curlPrereqCallback`); it may send it only once.
     var attempts = 0
     /// Set by the lane's thread as it hands the transfer to libcurl: the handle it is on, and where the
     /// pre-request callback records the connection the request goes out on.
-    var easy: UnsafeMutableRawPointer?
+    var handle: LaneEasyHandle?
     var watch: ConnectionWatch?
     /// The connection the request went out on, while it waits there for its answer (`ConnectionWatch`).
     var connection: CurlConnectionID?
@@ -30,28 +26,23 @@ final class CurlTransfer: LaneRequest, @unchecked Sendable {
     /// `scheme://authority` of the request's URL, once the lane needed it (`ConnectBackoff.endpoint`).
     lazy var endpoint = ConnectBackoff.endpoint(of: request.url)
 
-    init(request: HTTP2Request, completion: TransferCompletion, keptHeaders: [[UInt8]]? = nil) {
+    init(request: HTTP2Request, completion: TransferCompletion, keptHeaders: [KeptHeaderName]? = nil) {
         self.request = request
         self.completion = completion
         self.keptHeaders = keptHeaders
     }
 
-    deinit {
-        sharedHeadersLink?.pointee.next = nil
-        curl_slist_free_all(headerList)
-    }
-
     /// One raw header line (`name: value\r\n`); the status line and the blank line are skipped.
     func receiveHeaderLine(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name: String
         if let keptHeaders {
-            // ASCII letters only differ in bit 0x20; header names are ASCII.
-            let wanted = keptHeaders.contains { kept in
-                kept.count == colon && kept.elementsEqual(bytes[..<colon]) { $0 == $1 | 0x20 || $0 == $1 }
-            }
-            guard wanted else { return }
+            guard let kept = keptHeaders.first(where: { $0.matches(bytes[..<colon]) }) else { return }
+            // The kept name is already lower-case: no new string per answer.
+            name = kept.name
+        } else {
+            name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         }
-        let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         var value = bytes[(colon + 1)...]
         while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
         while let last = value.last, last == 0x0D || last == 0x0A || last == 0x20 { value = value.dropLast() }

@@ -37,10 +37,10 @@ public struct HTTP2ClientConfiguration: Sendable {
     /// The response headers to keep (lower-case names); nil keeps all. APNs needs one, and reading the
     /// others costs allocations on every push.
     public var responseHeaderNames: Set<String>? {
-        didSet { keptResponseHeaderBytes = Self.bytes(of: responseHeaderNames) }
+        didSet { keptResponseHeaders = Self.kept(responseHeaderNames) }
     }
-    /// `responseHeaderNames` as bytes, for the lanes' threads to compare without allocating.
-    private(set) var keptResponseHeaderBytes: [[UInt8]]?
+    /// `responseHeaderNames` as the lanes' threads compare them, without allocating.
+    private(set) var keptResponseHeaders: [KeptHeaderName]?
 
     public init(
         connectTimeout: Duration = .seconds(10), responseTimeout: Duration = .seconds(30),
@@ -54,10 +54,10 @@ public struct HTTP2ClientConfiguration: Sendable {
         self.threads = threads
         self.trustedCAFile = trustedCAFile
         self.responseHeaderNames = responseHeaderNames
-        self.keptResponseHeaderBytes = Self.bytes(of: responseHeaderNames)
+        self.keptResponseHeaders = Self.kept(responseHeaderNames)
     }
 
-    private static func bytes(of names: Set<String>?) -> [[UInt8]]? {
-        names.map { $0.map { Array($0.lowercased().utf8) } }
+    private static func kept(_ names: Set<String>?) -> [KeptHeaderName]? {
+        names.map { $0.map(KeptHeaderName.init) }
     }
 }

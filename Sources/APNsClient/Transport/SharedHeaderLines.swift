@@ -2,7 +2,7 @@ import CCurl
 
 /// Header lines many requests share (all of one dispatch's pushes carry the same provider token, topic,
 /// priority and expiration), as one libcurl list built once instead of once per request. Each request's
-/// own lines are linked in front of it while the request is in flight (`CurlRequestSetup.apply`).
+/// own lines are linked in front of it while the request is in flight (`OwnHeaderLines`).
 ///
 /// `@unchecked Sendable`: the list is never changed after `init`; libcurl only reads it, on the client's
 /// thread; it is freed once, when the last request holding it is gone.

@@ -15,12 +15,14 @@ enum TransferCompletion {
 /// The answers of one `CurlHTTP2Client.send(batch:)`, collected on the thread of the one lane the batch
 /// went to (and only there: hence `@unchecked Sendable`), handed to the caller when the last one is in.
 final class TransferBatch: @unchecked Sendable {
-    private var results: [Result<HTTP2Response, HTTP2TransportError>?]
+    /// Each place holds a stand-in until its answer is recorded: handed over as it is once all are in,
+    /// rather than copied out of optionals.
+    private var results: [Result<HTTP2Response, HTTP2TransportError>]
     private var remaining: Int
     private let continuation: CheckedContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
 
     init(count: Int, continuation: CheckedContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>) {
-        results = Array(repeating: nil, count: count)
+        results = Array(repeating: .failure(HTTP2TransportError(.shutDown, "no answer recorded")), count: count)
         remaining = count
         self.continuation = continuation
     }
@@ -28,6 +30,10 @@ final class TransferBatch: @unchecked Sendable {
     func record(_ result: Result<HTTP2Response, HTTP2TransportError>, at index: Int) {
         results[index] = result
         remaining -= 1
-        if remaining == 0 { continuation.resume(returning: results.map { $0! }) }
+        if remaining == 0 {
+            let all = results
+            results = []
+            continuation.resume(returning: all)
+        }
     }
 }
