@@ -12,6 +12,9 @@ public final class SharedHeaderLines: @unchecked Sendable {
     public init(_ headers: [(name: String, value: String)]) {
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
+        // Without it libcurl adds `accept: */*` to every request: nothing APNs reads, and a header each end
+        // encodes and parses per push.
+        if !headers.contains(where: { $0.name.lowercased() == "accept" }) { list = curl_slist_append(list, "Accept:") }
         self.list = list
     }
 

@@ -39,6 +39,7 @@ struct DeliveryEngineTests {
                 #expect(push.headers["apns-expiration"] == String(expiration))
                 #expect(push.headers["authorization"]?.hasPrefix("bearer ey") == true)
                 #expect(UUID(uuidString: push.headers["apns-id"] ?? "") != nil)
+                #expect(push.headers["accept"] == nil, "libcurl's default accept header is left off")
             }
             #expect(Set(received.compactMap { $0.headers["apns-id"] }).count == 3, "one apns-id per push")
             let aps = try #require(try JSONValue.parse(payload)["aps"])
