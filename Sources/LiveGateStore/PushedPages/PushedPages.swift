@@ -109,15 +109,20 @@ package struct PushedPages: Sendable {
         }
     }
 
-    /// The `deleted` step: the chosen activities' pages that are not among `newest`.
+    /// The `deleted` step: the chosen activities' pages that are not among `newest`. Pages another pass is
+    /// deleting are skipped, not waited for: two passes never deadlock over them.
     private static func deletion(newest: String) -> String {
         """
         newest AS (
         \(newest)
         ),
+        doomed AS (
+            SELECT p.id FROM activity_pushed_pages p JOIN chosen c ON p.app_id = c.app_id AND p.activity_id = c.activity_id
+            WHERE p.id NOT IN (SELECT id FROM newest)
+            FOR UPDATE OF p SKIP LOCKED
+        ),
         deleted AS (
-            DELETE FROM activity_pushed_pages p USING chosen c
-            WHERE p.app_id = c.app_id AND p.activity_id = c.activity_id AND p.id NOT IN (SELECT id FROM newest)
+            DELETE FROM activity_pushed_pages p USING doomed d WHERE p.id = d.id
             RETURNING p.id
         )
         """
