@@ -112,8 +112,9 @@ enum CurlRequestSetup {
     }
 
     private static func problem(in codes: [CURLcode]) -> HTTP2TransportError? {
-        guard let failed = codes.first(where: { $0 != CURLE_OK }) else { return nil }
-        return HTTP2TransportError(.invalidRequest, String(cString: curl_easy_strerror(failed)))
+        var check = OptionCheck()
+        for code in codes { check.note(code) }
+        return check.problem
     }
 
     static func outcome(

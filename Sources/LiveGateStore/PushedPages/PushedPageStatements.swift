@@ -35,11 +35,13 @@ enum PushedPageStatements {
     }
 
     /// The newest page that reached token row `t` since its token arrived, as a lateral join named
-    /// `pushed` (`dispatch_id`, `pushed_at`); `app` and `activity` are the activity's parameters.
+    /// `pushed` (`dispatch_id`, `pushed_at`, and `newer`: later than the row's own record);
+    /// `app` and `activity` are the activity's parameters.
     static func newestPage(app: String, activity: String) -> String {
         """
         LEFT JOIN LATERAL (
-            SELECT pp.dispatch_id, pp.pushed_at FROM activity_pushed_pages pp
+            SELECT pp.dispatch_id, pp.pushed_at, (t.last_pushed_at IS NULL OR pp.pushed_at > t.last_pushed_at) AS newer
+            FROM activity_pushed_pages pp
             WHERE pp.app_id = \(app) AND pp.activity_id = \(activity) AND t.id BETWEEN pp.first_id AND pp.last_id
               AND pp.pushed_at >= t.token_since AND t.id = ANY(pp.token_ids)
             ORDER BY pp.pushed_at DESC, pp.id DESC LIMIT 1
@@ -48,11 +50,10 @@ enum PushedPageStatements {
     }
 
     /// The device's last push, whichever is newer: its newest page (accepted) or its row's own record.
+    /// No page: `pushed.newer` is null, and the row's record stands.
     static let lastPushColumns = """
-        CASE WHEN pushed.pushed_at IS NOT NULL AND (t.last_pushed_at IS NULL OR pushed.pushed_at > t.last_pushed_at)
-             THEN pushed.dispatch_id ELSE t.last_dispatch_id END AS last_dispatch_id,
-        CASE WHEN pushed.pushed_at IS NOT NULL AND (t.last_pushed_at IS NULL OR pushed.pushed_at > t.last_pushed_at)
-             THEN 200 ELSE t.last_apns_status::int END AS last_apns_status,
+        CASE WHEN pushed.newer THEN pushed.dispatch_id ELSE t.last_dispatch_id END AS last_dispatch_id,
+        CASE WHEN pushed.newer THEN 200 ELSE t.last_apns_status::int END AS last_apns_status,
         greatest(pushed.pushed_at, t.last_pushed_at) AS last_pushed_at
         """
 }

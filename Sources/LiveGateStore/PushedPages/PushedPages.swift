@@ -41,13 +41,7 @@ package struct PushedPages: Sendable {
                     GROUP BY p.app_id, p.activity_id, n.first_new
                 ),
                 chosen AS (SELECT app_id, activity_id FROM activities WHERE quiet AND dispatches > 1),
-                \(Self.deletion(newest: """
-                    SELECT DISTINCT ON (x.token_id) p.id
-                    FROM chosen c
-                    JOIN activity_pushed_pages p ON p.app_id = c.app_id AND p.activity_id = c.activity_id
-                    CROSS JOIN LATERAL unnest(p.token_ids) AS x(token_id)
-                    ORDER BY x.token_id, p.pushed_at DESC, p.id DESC
-                    """))
+                \(Self.deletion(checkingTokens: false))
                 SELECT (SELECT count(*) FROM deleted)::int AS deleted,
                        coalesce((SELECT min(first_new) - 1 FROM activities WHERE NOT quiet), (SELECT last FROM bound)) AS mark
                 """,
@@ -78,15 +72,7 @@ package struct PushedPages: Sendable {
                         WHERE $1::uuid IS NULL OR (app_id, activity_id) > ($1::uuid, $2::text)
                         ORDER BY app_id, activity_id LIMIT $3
                     ),
-                    \(Self.deletion(newest: """
-                    SELECT DISTINCT ON (x.token_id) p.id
-                    FROM chosen c
-                    JOIN activity_pushed_pages p ON p.app_id = c.app_id AND p.activity_id = c.activity_id
-                    CROSS JOIN LATERAL unnest(p.token_ids) AS x(token_id)
-                    JOIN activity_tokens t ON t.id = x.token_id AND p.pushed_at >= t.token_since
-                        AND (t.last_pushed_at IS NULL OR p.pushed_at > t.last_pushed_at)
-                    ORDER BY x.token_id, p.pushed_at DESC, p.id DESC
-                    """))
+                    \(Self.deletion(checkingTokens: true))
                     SELECT (SELECT count(*) FROM deleted)::int AS deleted, app_id, activity_id
                     FROM chosen ORDER BY app_id DESC, activity_id DESC LIMIT 1
                     """,
@@ -109,22 +95,35 @@ package struct PushedPages: Sendable {
         }
     }
 
-    /// The `deleted` step: the chosen activities' pages that are not among `newest`. Pages another pass is
+    /// The `newest` and `deleted` steps: each device's newest page among the chosen activities' (with
+    /// `checkingTokens`, only for tokens that exist, pushed since their token arrived and after their
+    /// row's own record), and the deletion of the chosen activities' other pages. Pages another pass is
     /// deleting are skipped, not waited for: two passes never deadlock over them.
-    private static func deletion(newest: String) -> String {
-        """
-        newest AS (
-        \(newest)
-        ),
-        doomed AS (
-            SELECT p.id FROM activity_pushed_pages p JOIN chosen c ON p.app_id = c.app_id AND p.activity_id = c.activity_id
-            WHERE p.id NOT IN (SELECT id FROM newest)
-            FOR UPDATE OF p SKIP LOCKED
-        ),
-        deleted AS (
-            DELETE FROM activity_pushed_pages p USING doomed d WHERE p.id = d.id
-            RETURNING p.id
-        )
-        """
+    private static func deletion(checkingTokens: Bool) -> String {
+        let tokens =
+            checkingTokens
+            ? """
+            JOIN activity_tokens t ON t.id = x.token_id AND p.pushed_at >= t.token_since
+                AND (t.last_pushed_at IS NULL OR p.pushed_at > t.last_pushed_at)
+            """ : ""
+        return """
+            newest AS (
+                SELECT DISTINCT ON (x.token_id) p.id
+                FROM chosen c
+                JOIN activity_pushed_pages p ON p.app_id = c.app_id AND p.activity_id = c.activity_id
+                CROSS JOIN LATERAL unnest(p.token_ids) AS x(token_id)
+                \(tokens)
+                ORDER BY x.token_id, p.pushed_at DESC, p.id DESC
+            ),
+            doomed AS (
+                SELECT p.id FROM activity_pushed_pages p JOIN chosen c ON p.app_id = c.app_id AND p.activity_id = c.activity_id
+                WHERE p.id NOT IN (SELECT id FROM newest)
+                FOR UPDATE OF p SKIP LOCKED
+            ),
+            deleted AS (
+                DELETE FROM activity_pushed_pages p USING doomed d WHERE p.id = d.id
+                RETURNING p.id
+            )
+            """
     }
 }
