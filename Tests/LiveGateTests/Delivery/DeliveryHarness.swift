@@ -50,7 +50,7 @@ struct DeliveryHarness {
 
     static func with(
         settings: DeliverySettings = testSettings, tokens: ProviderTokenCache = ProviderTokenCache(),
-        credentials: Bool = true, endpoint override: APNsEndpoint? = nil,
+        credentials: Bool = true, endpoint override: APNsEndpoint? = nil, connectionsPerHost: Int? = nil,
         _ body: (DeliveryHarness) async throws -> Void
     ) async throws {
         try await SimulatorFixture.with { fixture in
@@ -60,6 +60,7 @@ struct DeliveryHarness {
                     bundleID: APNsSimulatorTests.bundleID, endpoint: endpoint, credentials: credentials ? fixture.credentials : nil)
                 var gateway = TestGateway.settings(database, trustedCAFile: fixture.certificate.certificateFile, delivery: true)
                 gateway.delivery = settings
+                if let connectionsPerHost { gateway.transport.maximumConnectionsPerHost = connectionsPerHost }
                 gateway.dispatchCommit.supersedes = settings.supersedes
                 let parts = Gateway.parts(
                     settings: gateway, pool: database.pool, metricsRegistry: nil, logger: .quiet, worker: "test-worker",
