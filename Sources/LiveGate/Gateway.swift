@@ -110,6 +110,7 @@ package enum Gateway {
         [
             "connections": "\(transport.maximumConnectionsPerHost)", "max_streams": "\(transport.maximumStreamsPerConnection)",
             "threads": "\(transport.connectionsPerLane.count)", "max_in_flight": "\(delivery.maximumPushesInFlight)",
+            "page_size": "\(delivery.pageSize)",
             "timeout_seconds": "\(transport.responseTimeout.components.seconds)",
         ]
     }

@@ -62,8 +62,9 @@ struct GatewayTests {
         #expect(settings.delivery.appCacheTimeToLive == .seconds(9))
         #expect(settings.http.channelRetention == .seconds(120))
         #expect(settings.delivery.channelRetention == .seconds(120))
-        // Derived from the APNs connections and their streams.
-        #expect(settings.delivery.maximumPushesInFlight == 150)
+        // Derived from the APNs connections and their streams: twice what they carry; a page at least 1,000.
+        #expect(settings.delivery.maximumPushesInFlight == 300)
+        #expect(settings.delivery.pageSize == 1000)
         #expect(settings.http.port == 8080)
     }
 

@@ -31,8 +31,8 @@
 # inherits the environment, so LIVEGATE_DELIVERY_* settings can be tried without editing this script.
 # LIVEGATE_BENCH_TOKENS changes the fan-out size (default 10000); LIVEGATE_BENCH_PG_STATS=FOLDER writes
 # PostgreSQL's statements over each receiver's rounds to FOLDER/delivery-RECEIVER.statements.txt;
-# LIVEGATE_BENCH_PERF=FOLDER records the gateway through each fan-out with `perf record -g` (its figures
-# then carry perf's own cost); LIVEGATE_BENCH_PEER=0 leaves out the rtt
+# LIVEGATE_BENCH_PERF=FOLDER records the gateway through each fan-out, and libcurl alone, with `perf record -g`
+# (their figures then carry perf's own cost); LIVEGATE_BENCH_PEER=0 leaves out the rtt
 # receiver's aioapns row, LIVEGATE_BENCH_FLOOR=0 its libcurl-alone row, LIVEGATE_BENCH_GO=0 its Go row; LIVEGATE_BENCH_METRICS=PATH saves the gateway's /metrics after each receiver's rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -244,7 +244,11 @@ run_sender() { # name command...
 
 # libcurl alone (curl_floor.c) with the gateway's connections, streams and threads.
 run_floor() {
-    run_sender curl_floor "$work/curl_floor" "$work/uris-rtt" "$work/payload.json" "$work/sim-cert.pem" "$provider_token" \
+    local perf=()
+    if [ -n "${LIVEGATE_BENCH_PERF:-}" ]; then
+        perf=(perf record -q -g -o "$LIVEGATE_BENCH_PERF/floor-$minute.perf.data" --)
+    fi
+    run_sender curl_floor "${perf[@]}" "$work/curl_floor" "$work/uris-rtt" "$work/payload.json" "$work/sim-cert.pem" "$provider_token" \
         "$expiration" "$LIVEGATE_APNS_CONNECTIONS" "$rtt_streams" "$LIVEGATE_APNS_THREADS"
 }
 
@@ -268,8 +272,9 @@ clear_simulator() {
 
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) }'; }
 
-echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-1000}," \
-    "APNs connections × streams $LIVEGATE_APNS_CONNECTIONS × $LIVEGATE_APNS_MAX_STREAMS, max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-$((LIVEGATE_APNS_CONNECTIONS * LIVEGATE_APNS_MAX_STREAMS))}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
+streams_carried=$((LIVEGATE_APNS_CONNECTIONS * LIVEGATE_APNS_MAX_STREAMS))
+echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-$(( streams_carried < 1000 ? 1000 : streams_carried ))}," \
+    "APNs connections × streams $LIVEGATE_APNS_CONNECTIONS × $LIVEGATE_APNS_MAX_STREAMS, max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-$((2 * streams_carried))}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
 bench_statements -
 summary=()
 cost_rows=()

@@ -109,14 +109,19 @@ package struct GatewaySettings: Sendable {
         return transport
     }
 
-    /// `transport`: the APNs connections, whose streams make the default in-flight limit.
+    /// `transport`: the APNs connections, whose streams make the default page size and in-flight limit.
     private static func delivery(_ reader: SettingsReader, transport: HTTP2ClientConfiguration) throws -> DeliverySettings {
         var settings = DeliverySettings()
-        settings.pageSize = try reader.integer("LIVEGATE_DELIVERY_PAGE_SIZE", default: settings.pageSize, range: 1...10_000)
-        // At real network latency what limits delivery is how many pushes wait for APNs at once: by
-        // default as many as the connections' streams can carry.
+        // At real network latency what limits delivery is how many pushes wait for APNs at once. Each
+        // stream that an answer frees should find its next push already waiting in the HTTP/2 client,
+        // not in a batch still held by a page's last answers: by default twice what the connections'
+        // streams carry is handed over, and a page is as large as what they carry (at least 1,000), so
+        // that one fan-out's two pages can fill them.
+        let streams = transport.maximumTransfersInProgress
+        settings.pageSize = try reader.integer(
+            "LIVEGATE_DELIVERY_PAGE_SIZE", default: min(10_000, max(settings.pageSize, streams)), range: 1...10_000)
         settings.maximumPushesInFlight = try reader.integer(
-            "LIVEGATE_DELIVERY_MAX_IN_FLIGHT", default: min(100_000, transport.maximumTransfersInProgress), range: 1...100_000)
+            "LIVEGATE_DELIVERY_MAX_IN_FLIGHT", default: min(100_000, 2 * streams), range: 1...100_000)
         settings.concurrentDispatches = try reader.integer(
             "LIVEGATE_DELIVERY_CONCURRENT_DISPATCHES", default: settings.concurrentDispatches, range: 1...1_000)
         settings.lease = try reader.duration("LIVEGATE_DELIVERY_LEASE_SECONDS", default: 60, range: 2...3600, unit: .seconds(1))

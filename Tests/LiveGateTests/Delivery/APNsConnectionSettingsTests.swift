@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// `LIVEGATE_APNS_CONNECTIONS`, `LIVEGATE_APNS_MAX_STREAMS`, `LIVEGATE_APNS_THREADS` and `LIVEGATE_DELIVERY_MAX_IN_FLIGHT` as
-/// `livegate serve` reads them: the settings in force, in-flight derived from the other two unless set,
-/// are in its "APNs connections" line at start; a value out of range stops it with why.
+/// `livegate serve` reads them: the settings in force, in-flight and page size derived from the first two
+/// unless set, are in its "APNs connections" line at start; a value out of range stops it with why.
 @Suite("APNs connection settings from the environment", .heavy, .requiresPostgres)
 struct APNsConnectionSettingsTests {
     /// Starts `livegate serve` with `settings` (the others unset), and stops it once it logged its APNs
@@ -13,7 +13,7 @@ struct APNsConnectionSettingsTests {
         try await TestDatabase.with { database in
             var extra = [
                 "LIVEGATE_APNS_CONNECTIONS": "", "LIVEGATE_APNS_MAX_STREAMS": "", "LIVEGATE_APNS_THREADS": "",
-                "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "",
+                "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "", "LIVEGATE_DELIVERY_PAGE_SIZE": "",
             ]
             extra.merge(settings) { $1 }
             extra["LIVEGATE_LOG_LEVEL"] = "info"
@@ -37,22 +37,25 @@ struct APNsConnectionSettingsTests {
     static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     @Test(arguments: [
-        ([:], "connections=4 max_in_flight=2000 max_streams=500 threads=\(min(4, cores))"),
-        (["LIVEGATE_APNS_CONNECTIONS": "8"], "connections=8 max_in_flight=4000 max_streams=500 threads=\(min(8, cores))"),
+        ([:], "connections=4 max_in_flight=4000 max_streams=500 page_size=2000 threads=\(min(4, cores))"),
+        (["LIVEGATE_APNS_CONNECTIONS": "8"], "connections=8 max_in_flight=8000 max_streams=500 page_size=4000 threads=\(min(8, cores))"),
         (
             ["LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_MAX_STREAMS": "250", "LIVEGATE_APNS_THREADS": "1"],
-            "connections=2 max_in_flight=500 max_streams=250 threads=1"
+            "connections=2 max_in_flight=1000 max_streams=250 page_size=1000 threads=1"
         ),
         (
             ["LIVEGATE_APNS_MAX_STREAMS": "1000", "LIVEGATE_DELIVERY_MAX_IN_FLIGHT": "64", "LIVEGATE_APNS_THREADS": "3"],
-            "connections=4 max_in_flight=64 max_streams=1000 threads=3"
+            "connections=4 max_in_flight=64 max_streams=1000 page_size=4000 threads=3"
         ),
         // No more threads than connections.
-        (["LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_THREADS": "8"], "connections=2 max_in_flight=1000 max_streams=500 threads=2"),
+        (
+            ["LIVEGATE_APNS_CONNECTIONS": "2", "LIVEGATE_APNS_THREADS": "8"],
+            "connections=2 max_in_flight=2000 max_streams=500 page_size=1000 threads=2"
+        ),
         // 64 × 10,000 is more than in-flight's own ceiling.
         (
             ["LIVEGATE_APNS_CONNECTIONS": "64", "LIVEGATE_APNS_MAX_STREAMS": "10000", "LIVEGATE_APNS_THREADS": "8"],
-            "connections=64 max_in_flight=100000 max_streams=10000 threads=8"
+            "connections=64 max_in_flight=100000 max_streams=10000 page_size=10000 threads=8"
         ),
     ])
     func theSettingsInForceAreLoggedAtStart(settings: [String: String], expected: String) async throws {
