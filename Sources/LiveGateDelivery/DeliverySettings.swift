@@ -12,11 +12,14 @@ package struct DeliverySettings: Sendable {
     /// takes its next push at once while a batch's last answers are still out (bench/delivery `rtt`:
     /// 0.72–0.82× libcurl alone with no more than the streams carry, 0.86–0.91× with twice).
     package var maximumPushesInFlight: Int
-    /// Pushes handed to the HTTP/2 client together (one task, one wake-up): a quarter of what may be in
-    /// flight, so several batches keep the connections busy while others wait for their last answers.
-    /// An eighth made twice the tasks and wake-ups for nothing: at 4 × 500 streams and a 50 ms round trip
-    /// a quarter of 2,000 delivered 8–9% faster (bench/delivery `rtt`); a third or a half, 10–30% slower.
-    package var pushesPerBatch: Int { max(1, maximumPushesInFlight / 4) }
+    /// What the APNs connections' streams carry at once, when known (`livegate serve` sets it).
+    package var streamsCarried: Int?
+    /// Pushes handed to the HTTP/2 client together (one task, one wake-up): a quarter of what the streams
+    /// carry (or of what may be in flight, if less), so several batches keep the connections busy while
+    /// others wait for their last answers. An eighth made twice the tasks and wake-ups for nothing: at
+    /// 4 × 500 streams and a 50 ms round trip a quarter delivered 8–9% faster (bench/delivery `rtt`); a
+    /// third or a half, 10–30% slower.
+    package var pushesPerBatch: Int { max(1, min(maximumPushesInFlight, streamsCarried ?? maximumPushesInFlight) / 4) }
     /// Dispatches one process delivers at once as fan-outs, page by page: those beyond
     /// `SmallDispatch.maximumDevices` devices, broadcasts, resumed and scheduled `end`s. Small dispatches
     /// take no slot: they go together, as many at once as the pushes in flight allow (`SmallDispatchBatch`).

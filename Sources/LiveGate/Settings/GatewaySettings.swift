@@ -118,6 +118,7 @@ package struct GatewaySettings: Sendable {
         // streams carry is handed over, and a page is as large as what they carry (at least 1,000), so
         // that one fan-out's two pages can fill them.
         let streams = transport.maximumTransfersInProgress
+        settings.streamsCarried = streams
         settings.pageSize = try reader.integer(
             "LIVEGATE_DELIVERY_PAGE_SIZE", default: min(10_000, max(settings.pageSize, streams)), range: 1...10_000)
         settings.maximumPushesInFlight = try reader.integer(
