@@ -65,6 +65,8 @@ struct GatewayTests {
         // Derived from the APNs connections and their streams: twice what they carry; a page at least 1,000.
         #expect(settings.delivery.maximumPushesInFlight == 300)
         #expect(settings.delivery.pageSize == 1000)
+        // Batches are a quarter of what the streams carry, not of the in-flight limit.
+        #expect(settings.delivery.pushesPerBatch == 37)
         #expect(settings.http.port == 8080)
     }
 
