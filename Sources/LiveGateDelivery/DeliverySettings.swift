@@ -9,8 +9,8 @@ package struct DeliverySettings: Sendable {
     /// on its streams and those waiting there for the next free stream. The default here is 400;
     /// `livegate serve` derives it from the APNs connections and streams it uses: twice what they carry
     /// (`LIVEGATE_APNS_CONNECTIONS` × `LIVEGATE_APNS_MAX_STREAMS`), so that a stream an answer frees
-    /// takes its next push at once while a batch's last answers are still out (bench/delivery `rtt`:
-    /// 0.72–0.82× libcurl alone with no more than the streams carry, 0.86–0.91× with twice).
+    /// takes its next push at once while a batch's last answers are still out (bench/delivery `rtt`,
+    /// alternating: 0.76–0.82× libcurl alone with no more than the streams carry, 0.81–0.88× with twice).
     package var maximumPushesInFlight: Int
     /// What the APNs connections' streams carry at once, when known (`livegate serve` sets it).
     package var streamsCarried: Int?
