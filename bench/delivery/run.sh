@@ -272,9 +272,13 @@ clear_simulator() {
 
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)) }'; }
 
+# The gateway's own defaults when unset (GatewaySettings): a page as large as the streams carry, from 1,000
+# to 10,000; twice as many handed over, at most 100,000.
 streams_carried=$((LIVEGATE_APNS_CONNECTIONS * LIVEGATE_APNS_MAX_STREAMS))
-echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-$(( streams_carried < 1000 ? 1000 : streams_carried ))}," \
-    "APNs connections × streams $LIVEGATE_APNS_CONNECTIONS × $LIVEGATE_APNS_MAX_STREAMS, max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-$((2 * streams_carried))}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
+default_page=$((streams_carried < 1000 ? 1000 : streams_carried > 10000 ? 10000 : streams_carried))
+default_in_flight=$((2 * streams_carried > 100000 ? 100000 : 2 * streams_carried))
+echo "gateway: $tokens tokens per fan-out, $rounds rounds; settings: page size ${LIVEGATE_DELIVERY_PAGE_SIZE:-$default_page}," \
+    "APNs connections × streams $LIVEGATE_APNS_CONNECTIONS × $LIVEGATE_APNS_MAX_STREAMS, max in flight ${LIVEGATE_DELIVERY_MAX_IN_FLIGHT:-$default_in_flight}; idle RSS $((rss_idle_kib / 1024)) MiB; nghttpd on a private tmpfs: $private_tmp" >&2
 bench_statements -
 summary=()
 cost_rows=()
