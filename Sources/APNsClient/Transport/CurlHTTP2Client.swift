@@ -41,9 +41,7 @@ public final class CurlHTTP2Client: Sendable {
         let lane = takeLane(for: 1)
         defer { release(lane, count: 1) }
         return try await withCheckedThrowingContinuation { continuation in
-            lanes[lane].hand([
-                CurlTransfer(request: request, completion: .single(continuation), keptHeaders: configuration.keptResponseHeaders)
-            ])
+            lanes[lane].hand([CurlTransfer(request: request, completion: .single(continuation))])
         }
     }
 
@@ -53,14 +51,16 @@ public final class CurlHTTP2Client: Sendable {
         guard !requests.isEmpty else { return [] }
         let lane = takeLane(for: requests.count)
         defer { release(lane, count: requests.count) }
-        return await withCheckedContinuation { continuation in
+        let answers = await withCheckedContinuation { continuation in
             let batch = TransferBatch(count: requests.count, continuation: continuation)
-            lanes[lane].hand(
-                requests.enumerated().map { index, request in
-                    CurlTransfer(
-                        request: request, completion: .batch(batch, index: index), keptHeaders: configuration.keptResponseHeaders)
-                })
+            let transfers = requests.enumerated().map { index, request in
+                CurlTransfer(request: request, completion: .batch(batch, index: index))
+            }
+            batch.keep(transfers)
+            lanes[lane].hand(transfers)
         }
+        // `answers.transfers` are freed here, on the caller's thread, as this returns.
+        return answers.results
     }
 
     /// Fails requests still waiting or in flight, closes the connections and ends the threads.

@@ -86,6 +86,9 @@ final class CurlLane: Sendable {
         var idle: [LaneEasyHandle] = []
         let watch = ConnectionWatch(timeout: configuration.responseTimeout)
         let sockets = CurlSockets()
+        // The lane's own copy, which its header callbacks read for every answer: the client's is shared
+        // with the other lanes' threads.
+        let keptHeaders = configuration.keptResponseHeaders.map { names in names.map { $0 } }
         // A handle whose transfer ended goes back for reuse, up to the limit.
         func recycle(_ handle: LaneEasyHandle) {
             if idle.count < Self.idleHandleLimit {
@@ -98,6 +101,7 @@ final class CurlLane: Sendable {
         func fail(_ handle: LaneEasyHandle, _ transfer: CurlTransfer, _ error: HTTP2TransportError) {
             active[handle.easy] = nil
             curl_multi_remove_handle(multi.handle, handle.easy)
+            transfer.leaveLane()
             transfer.completion.finish(.failure(error))
             recycle(handle)
         }
@@ -129,6 +133,7 @@ final class CurlLane: Sendable {
             }
             transfer.handle = handle
             transfer.watch = watch
+            transfer.keptHeaders = keptHeaders
             active[handle.easy] = transfer
             curl_multi_add_handle(multi.handle, handle.easy)
             return true
@@ -148,6 +153,7 @@ final class CurlLane: Sendable {
                 for (easy, transfer) in active {
                     curl_multi_remove_handle(multi.handle, easy)
                     transfer.handle?.cleanup()
+                    transfer.leaveLane()
                     transfer.completion.finish(.failure(shutDown))
                 }
                 break
@@ -174,8 +180,10 @@ final class CurlLane: Sendable {
                 let outcome = CurlRequestSetup.outcome(of: transfer, easy: easy, result: result)
                 curl_multi_remove_handle(multi.handle, easy)
                 watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
+                let handle = transfer.handle
+                transfer.leaveLane()
                 transfer.completion.finish(outcome)
-                if let handle = transfer.handle { recycle(handle) }
+                if let handle { recycle(handle) }
                 // When no connection to its endpoint could be opened, the requests still waiting for one
                 // there fail now rather than each trying a connection of its own.
                 for (refused, refusal) in admission.ended(transfer, outcome: outcome, inFlight: active.values, now: now) {

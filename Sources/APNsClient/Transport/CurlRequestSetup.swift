@@ -150,9 +150,14 @@ enum CurlRequestSetup {
         lg_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
         lg_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &ready)
         lg_curl_easy_getinfo_offset(easy, CURLINFO_TOTAL_TIME_T, &ended)
+        // Moved out, not copied: the transfer is done with them.
+        var headers: [String: String] = [:]
+        var body: [UInt8] = []
+        swap(&headers, &transfer.responseHeaders)
+        swap(&body, &transfer.responseBody)
         return HTTP2Response(
-            status: status, headers: transfer.responseHeaders, body: transfer.responseBody,
-            reusedConnection: connects == 0, answerTime: .microseconds(max(0, ended - ready)))
+            status: status, headers: headers, body: body, reusedConnection: connects == 0,
+            answerTime: .microseconds(max(0, ended - ready)))
     }
 
     static func code(for result: CURLcode) -> HTTP2TransportError.Code {

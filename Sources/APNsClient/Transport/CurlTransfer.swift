@@ -7,8 +7,8 @@ import CCurl
 final class CurlTransfer: LaneRequest, @unchecked Sendable {
     let request: HTTP2Request
     let completion: TransferCompletion
-    /// The headers to keep; nil keeps all.
-    let keptHeaders: [KeptHeaderName]?
+    /// The headers to keep, nil for all: the lane's own copy, set as it hands the transfer to libcurl.
+    var keptHeaders: [KeptHeaderName]?
     var responseHeaders: [String: String] = [:]
     var responseBody: [UInt8] = []
     /// How many times libcurl set out to send the request (`curlPrereqCallback`); it may send it only once.
@@ -26,10 +26,17 @@ final class CurlTransfer: LaneRequest, @unchecked Sendable {
     /// `scheme://authority` of the request's URL, once the lane needed it (`ConnectBackoff.endpoint`).
     lazy var endpoint = ConnectBackoff.endpoint(of: request.url)
 
-    init(request: HTTP2Request, completion: TransferCompletion, keptHeaders: [KeptHeaderName]? = nil) {
+    init(request: HTTP2Request, completion: TransferCompletion) {
         self.request = request
         self.completion = completion
-        self.keptHeaders = keptHeaders
+    }
+
+    /// The transfer ended on its lane: it lets go of the lane's objects, so that whichever thread frees
+    /// it never touches their reference counts while the lane's thread does.
+    func leaveLane() {
+        handle = nil
+        watch = nil
+        keptHeaders = nil
     }
 
     /// One raw header line (`name: value\r\n`); the status line and the blank line are skipped.
@@ -46,17 +53,28 @@ final class CurlTransfer: LaneRequest, @unchecked Sendable {
         var value = bytes[(colon + 1)...]
         while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
         while let last = value.last, last == 0x0D || last == 0x0A || last == 0x20 { value = value.dropLast() }
-        responseHeaders[name] = String(decoding: value, as: UTF8.self)
+        responseHeaders[name] = echoedValue(name, value) ?? String(decoding: value, as: UTF8.self)
+    }
+
+    /// The request's own value of header `name` when the answer's is the same: a server that echoes a
+    /// header (APNs echoes `apns-id`) then costs no new string per answer.
+    private func echoedValue(_ name: String, _ value: UnsafeBufferPointer<UInt8>.SubSequence) -> String? {
+        for header in request.headers where header.name == name {
+            return header.value.utf8.elementsEqual(value) ? header.value : nil
+        }
+        return nil
     }
 }
 
-/// libcurl's write and header callbacks: `userdata` is the transfer, unretained (the client holds it).
+/// libcurl's write and header callbacks: `userdata` is the transfer, unretained (its lane holds it).
 let curlBodyCallback: lg_curl_data_callback = { data, size, count, userdata in
     let length = size * count
     guard let data, let userdata else { return length }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-    data.withMemoryRebound(to: UInt8.self, capacity: length) {
-        transfer.responseBody.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+    // The lane holds the transfer while libcurl runs it: no retain of its own per callback.
+    Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
+        data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            transfer.responseBody.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+        }
     }
     return length
 }
@@ -64,9 +82,10 @@ let curlBodyCallback: lg_curl_data_callback = { data, size, count, userdata in
 let curlHeaderCallback: lg_curl_data_callback = { data, size, count, userdata in
     let length = size * count
     guard let data, let userdata else { return length }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-    data.withMemoryRebound(to: UInt8.self, capacity: length) {
-        transfer.receiveHeaderLine(UnsafeBufferPointer(start: $0, count: length))
+    Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
+        data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            transfer.receiveHeaderLine(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
     return length
 }
@@ -91,10 +110,11 @@ let curlHeaderCallback: lg_curl_data_callback = { data, size, count, userdata in
 /// connection or a free stream.
 let curlPrereqCallback: lg_curl_prereq_callback = { userdata, peerIP, localIP, peerPort, localPort in
     guard let userdata else { return CURL_PREREQFUNC_OK }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-    transfer.attempts += 1
-    guard transfer.attempts == 1 else { return CURL_PREREQFUNC_ABORT }
-    let connection = CurlConnectionID(localIP: localIP, localPort: localPort, peerIP: peerIP, peerPort: peerPort)
-    transfer.watch?.requestSent(transfer, on: connection)
-    return CURL_PREREQFUNC_OK
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef { transfer in
+        transfer.attempts += 1
+        guard transfer.attempts == 1 else { return CURL_PREREQFUNC_ABORT }
+        let connection = CurlConnectionID(localIP: localIP, localPort: localPort, peerIP: peerIP, peerPort: peerPort)
+        transfer.watch?.requestSent(transfer, on: connection)
+        return CURL_PREREQFUNC_OK
+    }
 }

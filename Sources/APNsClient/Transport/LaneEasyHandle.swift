@@ -13,7 +13,12 @@ final class LaneEasyHandle {
     /// The body libcurl holds a copy of (`CURLOPT_COPYPOSTFIELDS`), kept so that a request whose body
     /// is the same array (the same storage, still alive here) skips copying it again; nil when the
     /// handle is set for a GET or for nothing yet.
-    var copiedBody: [UInt8]?
+    var copiedBody: [UInt8]? {
+        didSet { copiedBodyStorage = copiedBody?.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+    }
+    /// Where `copiedBody`'s bytes are, compared with a request's without copying (and so retaining) the
+    /// array: its storage is shared with the thread building the next requests.
+    private var copiedBodyStorage: UnsafeRawPointer?
     /// `CURLOPT_CUSTOMREQUEST` as last set: nil for none (POST, with a body).
     var customMethod: String?
     /// `CURLOPT_HTTPHEADER` as last set.
@@ -35,8 +40,8 @@ final class LaneEasyHandle {
 
     /// Whether libcurl already holds `body` (the same array storage as the last one copied).
     func holds(_ body: [UInt8]) -> Bool {
-        guard let copiedBody, copiedBody.count == body.count else { return false }
-        return copiedBody.withUnsafeBufferPointer { held in body.withUnsafeBufferPointer { $0.baseAddress == held.baseAddress } }
+        guard let copiedBodyStorage else { return false }
+        return body.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) == copiedBodyStorage }
     }
 
     /// Frees the handle and its header lines; called once, by the lane's thread, with the handle out

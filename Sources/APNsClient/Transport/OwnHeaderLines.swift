@@ -17,7 +17,9 @@ final class OwnHeaderLines {
     /// Writes `headers` as `name: value` lines followed by `shared`'s; returns the list's head for
     /// `CURLOPT_HTTPHEADER` (the same pointer while the lines fit the memory already held).
     func write(_ headers: [(name: String, value: String)], then shared: SharedHeaderLines?) -> UnsafeMutablePointer<curl_slist>? {
-        self.shared = shared
+        // Assigned only when it changes: the lines are shared with the thread building the next requests,
+        // and retaining them for every push would make both contend for one reference count.
+        if self.shared !== shared { self.shared = shared }
         guard !headers.isEmpty else { return shared?.list }
         var needed = 0
         for (name, value) in headers { needed += name.utf8.count + 2 + value.utf8.count + 1 }

@@ -14,26 +14,45 @@ enum TransferCompletion {
 
 /// The answers of one `CurlHTTP2Client.send(batch:)`, collected on the thread of the one lane the batch
 /// went to (and only there: hence `@unchecked Sendable`), handed to the caller when the last one is in.
+///
+/// The batch also keeps its transfers, and hands them back with the answers, so that they are freed on
+/// the caller's thread rather than the lane's: a transfer holds its request's body and shared header
+/// lines, which the caller's thread retains for the next requests meanwhile, and freeing them on the
+/// lane would make both threads contend for the same reference counts on every push.
 final class TransferBatch: @unchecked Sendable {
+    struct Answers {
+        var results: [Result<HTTP2Response, HTTP2TransportError>]
+        /// The batch's transfers, ended: held only to be freed by the caller.
+        var transfers: [CurlTransfer]
+    }
+
     /// Each place holds a stand-in until its answer is recorded: handed over as it is once all are in,
     /// rather than copied out of optionals.
     private var results: [Result<HTTP2Response, HTTP2TransportError>]
     private var remaining: Int
-    private let continuation: CheckedContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>
+    private var transfers: [CurlTransfer] = []
+    private let continuation: CheckedContinuation<Answers, Never>
 
-    init(count: Int, continuation: CheckedContinuation<[Result<HTTP2Response, HTTP2TransportError>], Never>) {
+    init(count: Int, continuation: CheckedContinuation<Answers, Never>) {
         results = Array(repeating: .failure(HTTP2TransportError(.shutDown, "no answer recorded")), count: count)
         remaining = count
         self.continuation = continuation
+    }
+
+    /// Keeps the batch's transfers until the last answer is in; called once, before they are handed
+    /// to the lane. (Each transfer holds the batch too: the cycle ends when the answers go out.)
+    func keep(_ transfers: [CurlTransfer]) {
+        self.transfers = transfers
     }
 
     func record(_ result: Result<HTTP2Response, HTTP2TransportError>, at index: Int) {
         results[index] = result
         remaining -= 1
         if remaining == 0 {
-            let all = results
+            let answers = Answers(results: results, transfers: transfers)
             results = []
-            continuation.resume(returning: all)
+            transfers = []
+            continuation.resume(returning: answers)
         }
     }
 }
