@@ -97,13 +97,19 @@ final class CurlLane: Sendable {
                 handle.cleanup()
             }
         }
+        // Takes a transfer out of libcurl (and `active`, its caller's part), tells its caller how it ended
+        // and keeps its handle for reuse. It leaves the lane first: the caller may free it once told.
+        func end(_ transfer: CurlTransfer, on easy: UnsafeMutableRawPointer, _ outcome: Result<HTTP2Response, HTTP2TransportError>) {
+            curl_multi_remove_handle(multi.handle, easy)
+            let handle = transfer.handle
+            transfer.leaveLane()
+            transfer.completion.finish(outcome)
+            if let handle { recycle(handle) }
+        }
         // Takes a started transfer out of libcurl and fails it.
         func fail(_ handle: LaneEasyHandle, _ transfer: CurlTransfer, _ error: HTTP2TransportError) {
             active[handle.easy] = nil
-            curl_multi_remove_handle(multi.handle, handle.easy)
-            transfer.leaveLane()
-            transfer.completion.finish(.failure(error))
-            recycle(handle)
+            end(transfer, on: handle.easy, .failure(error))
         }
         // Hands a transfer to libcurl on a handle configured for its scheme; false (and the transfer
         // failed) when it could not be.
@@ -178,12 +184,8 @@ final class CurlLane: Sendable {
                 else { continue }
                 let result = message.pointee.data.result
                 let outcome = CurlRequestSetup.outcome(of: transfer, easy: easy, result: result)
-                curl_multi_remove_handle(multi.handle, easy)
                 watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
-                let handle = transfer.handle
-                transfer.leaveLane()
-                transfer.completion.finish(outcome)
-                if let handle { recycle(handle) }
+                end(transfer, on: easy, outcome)
                 // When no connection to its endpoint could be opened, the requests still waiting for one
                 // there fail now rather than each trying a connection of its own.
                 for (refused, refusal) in admission.ended(transfer, outcome: outcome, inFlight: active.values, now: now) {
