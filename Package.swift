@@ -50,6 +50,9 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
 
+        // Leaves unsent the RST_STREAM libcurl 7.88 writes for every HTTP/2 stream the server already closed.
+        .target(name: "CurlStreamReset"),
+
         // The civil calendar and UTC timestamp text, shared by PostgresClient and APNsCore; no dependencies.
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         // A UUID's lower-case text (as PostgreSQL prints a uuid and APNs an apns-id) and its two 64-bit
@@ -88,6 +91,7 @@ let package = Package(
                 "APNsCore",
                 "CCurl",
                 "COpenSSL",
+                "CurlStreamReset",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],

@@ -96,7 +96,7 @@ package final class APNsSimulator: Sendable {
         let delayedAnswers = NIOLoopBound(DelayedAnswers(), eventLoop: channel.eventLoop)
         try channel.pipeline.syncOperations.addHandler(delayedAnswers.value)
         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: connection, streamConfiguration: Self.streamConfiguration,
+            mode: .server, connectionConfiguration: connection, streamConfiguration: streamConfiguration,
             streamDelegate: StreamCounter(limits: streamLimits, number: number)
         ) { stream in
             stream.eventLoop.makeCompletedFuture {
@@ -108,19 +108,22 @@ package final class APNsSimulator: Sendable {
         streamLimits.register(number, channel: channel, limit: maximumStreams)
     }
 
-    /// libcurl 7.88, the gateway's HTTP/2 client on Debian 12, sends a RST_STREAM for every stream once it
-    /// has read the answer (a libcurl bug, fixed in 8.0.0), on a stream already closed, which RFC 9113
-    /// §5.1 has the server ignore. NIO's default limit (200 RST_STREAMs in 30 s) would take that for a
-    /// rapid-reset attack: after 200 pushes it drops the connection with a GOAWAY (ENHANCE_YOUR_CALM)
+    /// libcurl 7.88, the HTTP/2 client of Debian 12, sends a RST_STREAM for every stream once it has read
+    /// an answer without a body (a libcurl bug, fixed in 8.0.0), on a stream already closed, which RFC
+    /// 9113 §5.1 has the server ignore. The gateway leaves those unsent (`CurlStreamReset`), but another
+    /// sender on that libcurl does not, and NIO's default limit (200 RST_STREAMs in 30 s) would take them
+    /// for a rapid-reset attack: after 200 pushes it drops the connection with a GOAWAY (ENHANCE_YOUR_CALM)
     /// whose last stream id is 0, which tells the client that the pushes the simulator had already
-    /// accepted and recorded were never processed. APNs is not known to drop such a client: the simulator
-    /// allows 20,000 resets a second on a connection, far more than the pushes one carries in a second.
-    static let streamConfiguration: NIOHTTP2Handler.StreamConfiguration = {
-        var configuration = NIOHTTP2Handler.StreamConfiguration()
-        configuration.streamResetFrameRateLimit.maximumCount = 20_000
-        configuration.streamResetFrameRateLimit.windowLength = .seconds(1)
-        return configuration
-    }()
+    /// accepted and recorded were never processed. APNs is not known to drop such a client: by default the
+    /// simulator allows 20,000 resets a second on a connection (`SimulatorConfiguration.streamResetLimit`),
+    /// far more than the pushes one carries in a second.
+    var streamConfiguration: NIOHTTP2Handler.StreamConfiguration {
+        var stream = NIOHTTP2Handler.StreamConfiguration()
+        stream.streamResetFrameRateLimit.maximumCount = configuration.streamResetLimit.count
+        stream.streamResetFrameRateLimit.windowLength = TimeAmount.nanoseconds(
+            Int64((configuration.streamResetLimit.window / .nanoseconds(1)).rounded()))
+        return stream
+    }
 
     package func stop() async {
         let bound = channel.withLockedValue { channel in

@@ -30,6 +30,10 @@ package struct SimulatorConfiguration: Sendable {
     /// Accepted pushes kept for `received` and `GET /_sim/pushes`, the newest; older ones are dropped
     /// (and counted), so a simulator left running keeps its memory bounded (about 1.5 KB a push).
     package var retainedPushes: Int
+    /// The client's RST_STREAM frames a connection takes within `window` before it is closed as a
+    /// rapid-reset attack (GOAWAY, ENHANCE_YOUR_CALM). NIO's own default is 200 in 30 s; the
+    /// simulator allows far more by default (`APNsSimulator.streamConfiguration` says why).
+    package var streamResetLimit: (count: Int, window: Duration) = (20_000, .seconds(1))
 
     package init(
         host: String = "127.0.0.1", port: Int = 0, tls: SimulatorTLS? = nil,

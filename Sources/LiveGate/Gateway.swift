@@ -111,6 +111,7 @@ package enum Gateway {
             "connections": "\(transport.maximumConnectionsPerHost)", "max_streams": "\(transport.maximumStreamsPerConnection)",
             "threads": "\(transport.connectionsPerLane.count)", "max_in_flight": "\(delivery.maximumPushesInFlight)",
             "page_size": "\(delivery.pageSize)",
+            "closed_stream_resets_unsent": "\(CurlHTTP2Client.leavesClosedStreamResetsUnsent)",
             "timeout_seconds": "\(transport.responseTimeout.components.seconds)",
         ]
     }

@@ -23,7 +23,8 @@ package struct SimulatorFixture: Sendable {
     }
 
     package static func with<Result>(
-        clock: @escaping @Sendable () -> Date = { Date() }, channelLimit: Int = 10_000, _ body: (SimulatorFixture) async throws -> Result
+        clock: @escaping @Sendable () -> Date = { Date() }, channelLimit: Int = 10_000,
+        streamResetLimit: (count: Int, window: Duration)? = nil, _ body: (SimulatorFixture) async throws -> Result
     ) async throws -> Result {
         let keys = try await TestKeyPair.make()
         let certificate = try await TestKeyPair.Certificate.make()
@@ -31,12 +32,12 @@ package struct SimulatorFixture: Sendable {
             keys.remove()
             certificate.remove()
         }
-        let simulator = APNsSimulator(
-            configuration: SimulatorConfiguration(
-                tls: .files(certificateFile: certificate.certificateFile, privateKeyFile: certificate.keyFile),
-                providerKeys: [keyID: .init(teamID: teamID, publicKey: try P256PublicKey(pem: keys.publicPEM))],
-                maximumChannelsPerApp: channelLimit),
-            clock: clock, logger: .quiet)
+        var configuration = SimulatorConfiguration(
+            tls: .files(certificateFile: certificate.certificateFile, privateKeyFile: certificate.keyFile),
+            providerKeys: [keyID: .init(teamID: teamID, publicKey: try P256PublicKey(pem: keys.publicPEM))],
+            maximumChannelsPerApp: channelLimit)
+        if let streamResetLimit { configuration.streamResetLimit = streamResetLimit }
+        let simulator = APNsSimulator(configuration: configuration, clock: clock, logger: .quiet)
         let port = try await simulator.start()
         let fixture = SimulatorFixture(simulator: simulator, port: port, keys: keys, certificate: certificate)
         do {

@@ -1,3 +1,4 @@
+import CurlStreamReset
 import Synchronization
 
 /// An HTTP/2 client on libcurl multi handles: long-lived connections, many concurrent streams on each
@@ -12,8 +13,11 @@ import Synchronization
 /// libcurl 7.88 also sends a RST_STREAM (STREAM_CLOSED) on every stream whose answer has no body, such
 /// as APNs's 200, after the stream has closed: `http2_handle_stream_close()` clears `stream->closed`,
 /// so `http2_data_done()` takes the stream for unfinished and resets it. No option avoids it; libcurl
-/// 8.0.0 fixed it (commit 544a7f804d, curl#10715). Servers may ignore it (RFC 9113 §5.1), but one that
-/// counts resets against rapid-reset attacks can drop a busy connection for it: NIO does after 200.
+/// 8.0.0 fixed it (commit 544a7f804d, curl#10715). A server that counts resets against rapid-reset
+/// attacks can drop a busy connection for it (NIO does after 200), and each costs a TLS record and a
+/// `send` on both ends, about a third of what a push writes. So `CurlStreamReset` takes libcurl's call to
+/// nghttp2 and leaves unsent the reset of a stream nghttp2 has already closed; a transfer given up before
+/// its answer still resets its stream.
 ///
 /// One libcurl thread spends about 50 µs of CPU per push (bench/delivery `rtt`), so one thread caps a
 /// client near 20,000 requests a second whatever the machine has. The connections are therefore spread
@@ -35,6 +39,13 @@ public final class CurlHTTP2Client: Sendable {
         }
         outstanding = Mutex(Array(repeating: 0, count: shares.count))
     }
+
+    /// Whether this process leaves unsent libcurl's resets of streams the server already closed: the
+    /// filter works by symbol name, so a build linked differently sends them all.
+    public static var leavesClosedStreamResetsUnsent: Bool { lg_stream_reset_filter_active() }
+
+    /// How many resets of closed streams this process has left unsent.
+    public static var closedStreamResetsLeftUnsent: UInt64 { lg_stream_resets_left_unsent() }
 
     /// Sends one request and waits for its answer (any HTTP status), or throws `HTTP2TransportError`.
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
