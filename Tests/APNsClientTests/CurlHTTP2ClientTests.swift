@@ -68,6 +68,26 @@ struct CurlHTTP2ClientTests {
         }
     }
 
+    /// The lane corks its sockets so that a pass's frames leave in full segments, and flushes before it
+    /// waits: one push at a time on an open connection is answered at once, not after the cork's own
+    /// 200 ms, which every one of them would wait out if nothing flushed.
+    @Test func onePushAtATimeIsNotHeldBackByTheCork() async throws {
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer { certificate.remove() }
+        try await EchoServer.with(tls: certificate) { port in
+            let client = CurlHTTP2Client(configuration: .init(trustedCAFile: certificate.certificateFile))
+            _ = try await client.send(Self.push(port, scheme: "https", index: 0))
+            var times: [Duration] = []
+            for index in 1...9 {
+                let answer = try await client.send(Self.push(port, scheme: "https", index: index))
+                #expect(answer.status == 200 && answer.reusedConnection)
+                times.append(answer.answerTime)
+            }
+            await client.shutdown()
+            #expect(times.sorted()[times.count / 2] < .milliseconds(100), "\(times)")
+        }
+    }
+
     /// With 2 threads, 2 connections are each a lane's: two batches sent at once go out on both, 40
     /// streams each (answers held 10 s, so all are open together however busy the machine). On one
     /// thread, libcurl opens a second connection only when the first has no stream free: all 80 share one.

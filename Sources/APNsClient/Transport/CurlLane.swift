@@ -210,6 +210,7 @@ final class CurlLane: Sendable {
             // Woken by libcurl's sockets and timers, a new request, the next response deadline, or (with
             // transfers in flight) the end of a short wait.
             let untilDeadline = nextDeadline.map { ($0 - now).curlMilliseconds }
+            sockets.flush()
             curl_multi_poll(multi.handle, nil, 0, LanePollWait.milliseconds(inFlight: active.count, untilDeadline: untilDeadline), nil)
         }
         for handle in idle { handle.cleanup() }

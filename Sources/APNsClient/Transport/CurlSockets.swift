@@ -17,6 +17,16 @@ final class CurlSockets {
         }
     }
 
+    /// Sends what libcurl has written since the last flush. The sockets are corked (`TCP_CORK`), so the
+    /// frames of a lane's pass (each push's HEADERS and DATA, each its own TLS record and `send`) leave in
+    /// full segments rather than one segment a frame, which the server then reads in one go. Setting
+    /// TCP_NODELAY pushes out what the cork holds and leaves the cork in place (tcp(7)). The lane flushes
+    /// before each wait, so nothing it wrote waits for the cork's own 200 ms.
+    func flush() {
+        var on: Int32 = 1
+        for socket in open { setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) }
+    }
+
     fileprivate func opened(_ socket: Int32) { open.insert(socket) }
     fileprivate func closed(_ socket: Int32) { open.remove(socket) }
 }
@@ -25,7 +35,12 @@ final class CurlSockets {
 let curlOpenSocketCallback: curl_opensocket_callback = { clientp, _, address in
     guard let clientp, let address else { return CURL_SOCKET_BAD }
     let socket = Glibc.socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
-    if socket >= 0 { Unmanaged<CurlSockets>.fromOpaque(clientp).takeUnretainedValue().opened(socket) }
+    guard socket >= 0 else { return CURL_SOCKET_BAD }
+    if address.pointee.socktype == Int32(SOCK_STREAM.rawValue) {
+        var on: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+    Unmanaged<CurlSockets>.fromOpaque(clientp).takeUnretainedValue().opened(socket)
     return socket
 }
 
