@@ -8,15 +8,48 @@
 //
 //   curl_floor URIS PAYLOAD CA_FILE PROVIDER_TOKEN EXPIRATION CONNECTIONS STREAMS THREADS
 //
+// Like the gateway, it leaves unsent the RST_STREAM libcurl 7.88 writes for every stream the server already
+// closed with an answer that had no body (Sources/CurlStreamReset), and corks its sockets, pushing out
+// what they hold before each wait (CurlSockets.flush).
+//
 // Prints "pushes_per_second cpu_ms" (CPU: user + system of the whole process). Exits 1 unless every push
 // was answered 200.
+#define _GNU_SOURCE 1
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <time.h>
+
+// nghttp2's public API, resolved at run time in the libnghttp2 libcurl loaded (no development package).
+typedef struct nghttp2_session nghttp2_session;
+typedef struct nghttp2_stream nghttp2_stream;
+
+// Interposes nghttp2's by name, as the gateway does: a reset of a stream nghttp2 no longer has open is
+// dropped, any other goes to nghttp2.
+int nghttp2_submit_rst_stream(nghttp2_session *session, uint8_t flags, int32_t stream_id, uint32_t error_code) {
+    static int (*submit)(nghttp2_session *, uint8_t, int32_t, uint32_t);
+    static nghttp2_stream *(*find)(nghttp2_session *, int32_t);
+    static int (*state)(nghttp2_stream *);
+    if (!submit) {
+        submit = (int (*)(nghttp2_session *, uint8_t, int32_t, uint32_t))dlsym(RTLD_NEXT, "nghttp2_submit_rst_stream");
+        find = (nghttp2_stream * (*)(nghttp2_session *, int32_t)) dlsym(RTLD_DEFAULT, "nghttp2_session_find_stream");
+        state = (int (*)(nghttp2_stream *))dlsym(RTLD_DEFAULT, "nghttp2_stream_get_state");
+    }
+    if (stream_id > 0 && find && state) {
+        nghttp2_stream *stream = find(session, stream_id);
+        if (!stream || state(stream) == 7 /* NGHTTP2_STREAM_STATE_CLOSED */) return 0;
+    }
+    return submit ? submit(session, flags, stream_id, error_code) : -501;
+}
 
 struct lane {
     char **uris;
@@ -26,7 +59,32 @@ struct lane {
     long streams;
     long answered_ok;
     pthread_t thread;
+    int sockets[64];
+    int socket_count;
 };
+
+// Each new connection's socket is corked: a pass's frames leave in full segments.
+static int cork_socket(void *user, curl_socket_t socket, curlsocktype purpose) {
+    struct lane *lane = user;
+    int on = 1;
+    if (purpose == CURLSOCKTYPE_IPCXN) setsockopt(socket, IPPROTO_TCP, TCP_CORK, &on, sizeof on);
+    if (lane->socket_count < 64) lane->sockets[lane->socket_count++] = socket;
+    return CURL_SOCKOPT_OK;
+}
+
+static int close_socket(void *user, curl_socket_t socket) {
+    struct lane *lane = user;
+    for (int i = 0; i < lane->socket_count; i++) {
+        if (lane->sockets[i] == socket) lane->sockets[i] = lane->sockets[--lane->socket_count];
+    }
+    return close(socket);
+}
+
+// TCP_NODELAY pushes out what the cork holds and leaves the cork in place (tcp(7)).
+static void flush_sockets(struct lane *lane) {
+    int on = 1;
+    for (int i = 0; i < lane->socket_count; i++) setsockopt(lane->sockets[i], IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
 
 static const char *payload;
 static long payload_length;
@@ -68,8 +126,12 @@ static void free_transfer(CURL *easy) {
     }
 }
 
-static CURL *new_transfer(void) {
+static CURL *new_transfer(struct lane *lane) {
     CURL *easy = curl_easy_init();
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, cork_socket);
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTDATA, lane);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, close_socket);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, lane);
     curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
     curl_easy_setopt(easy, CURLOPT_CAINFO, ca_file);
     curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
@@ -90,7 +152,7 @@ static void *run_lane(void *argument) {
     curl_multi_setopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, lane->streams);
     long next = 0, finished = 0, in_flight = lane->connections * lane->streams;
     for (long i = 0; i < in_flight && next < lane->count; i++) {
-        CURL *easy = new_transfer();
+        CURL *easy = new_transfer(lane);
         set_push(easy, lane->uris[next++], lane_number, ++serial);
         curl_multi_add_handle(multi, easy);
     }
@@ -113,6 +175,7 @@ static void *run_lane(void *argument) {
                 free_transfer(easy);
             }
         }
+        flush_sockets(lane);
         if (finished < lane->count) curl_multi_poll(multi, NULL, 0, 100, NULL);
     }
     curl_multi_cleanup(multi);
