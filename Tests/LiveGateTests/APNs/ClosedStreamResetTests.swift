@@ -11,7 +11,10 @@ import TestSupport
 @Suite("Resets of streams already closed")
 struct ClosedStreamResetTests {
     @Test func aServerStrictAboutResetsAnswersEveryPushOnOneConnection() async throws {
-        #expect(CurlHTTP2Client.leavesClosedStreamResetsUnsent, "libcurl's resets reach the filter in this build")
+        // The filter works by symbol name, as ELF resolves it; libcurl 8, as on macOS, sends no such resets.
+        #if os(Linux)
+            #expect(CurlHTTP2Client.leavesClosedStreamResetsUnsent, "libcurl's resets reach the filter in this build")
+        #endif
         try await SimulatorFixture.with(streamResetLimit: (count: 200, window: .seconds(30))) { fixture in
             let sender = APNsSender(
                 transport: .init(maximumConnectionsPerHost: 1, trustedCAFile: fixture.certificate.certificateFile))
@@ -31,7 +34,9 @@ struct ClosedStreamResetTests {
             #expect(answered200.count == pushes.count, "\(results.filter { !answered200.contains($0) }.prefix(3))")
             #expect(fixture.simulator.received.count == pushes.count, "each push arrived once")
             // Process-wide and only ever growing: other tests' resets can add to it, none take away.
-            #expect(CurlHTTP2Client.closedStreamResetsLeftUnsent - unsentBefore >= UInt64(pushes.count))
+            #if os(Linux)
+                #expect(CurlHTTP2Client.closedStreamResetsLeftUnsent - unsentBefore >= UInt64(pushes.count))
+            #endif
         }
     }
 }
