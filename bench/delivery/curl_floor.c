@@ -9,47 +9,22 @@
 //   curl_floor URIS PAYLOAD CA_FILE PROVIDER_TOKEN EXPIRATION CONNECTIONS STREAMS THREADS
 //
 // Like the gateway, it leaves unsent the RST_STREAM libcurl 7.88 writes for every stream the server already
-// closed with an answer that had no body (Sources/CurlStreamReset), and corks its sockets, pushing out
-// what they hold before each wait (CurlSockets.flush).
+// closed with an answer that had no body (built with Sources/CurlStreamReset/StreamResetFilter.c), and
+// corks its sockets, pushing out what they hold before each wait (CurlSockets.flush).
 //
 // Prints "pushes_per_second cpu_ms" (CPU: user + system of the whole process). Exits 1 unless every push
 // was answered 200.
-#define _GNU_SOURCE 1
 #include <curl/curl.h>
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <unistd.h>
 #include <time.h>
-
-// nghttp2's public API, resolved at run time in the libnghttp2 libcurl loaded (no development package).
-typedef struct nghttp2_session nghttp2_session;
-typedef struct nghttp2_stream nghttp2_stream;
-
-// Interposes nghttp2's by name, as the gateway does: a reset of a stream nghttp2 no longer has open is
-// dropped, any other goes to nghttp2.
-int nghttp2_submit_rst_stream(nghttp2_session *session, uint8_t flags, int32_t stream_id, uint32_t error_code) {
-    static int (*submit)(nghttp2_session *, uint8_t, int32_t, uint32_t);
-    static nghttp2_stream *(*find)(nghttp2_session *, int32_t);
-    static int (*state)(nghttp2_stream *);
-    if (!submit) {
-        submit = (int (*)(nghttp2_session *, uint8_t, int32_t, uint32_t))dlsym(RTLD_NEXT, "nghttp2_submit_rst_stream");
-        find = (nghttp2_stream * (*)(nghttp2_session *, int32_t)) dlsym(RTLD_DEFAULT, "nghttp2_session_find_stream");
-        state = (int (*)(nghttp2_stream *))dlsym(RTLD_DEFAULT, "nghttp2_stream_get_state");
-    }
-    if (stream_id > 0 && find && state) {
-        nghttp2_stream *stream = find(session, stream_id);
-        if (!stream || state(stream) == 7 /* NGHTTP2_STREAM_STATE_CLOSED */) return 0;
-    }
-    return submit ? submit(session, flags, stream_id, error_code) : -501;
-}
+#include <unistd.h>
 
 struct lane {
     char **uris;
