@@ -120,8 +120,7 @@ package final class APNsSimulator: Sendable {
     var streamConfiguration: NIOHTTP2Handler.StreamConfiguration {
         var stream = NIOHTTP2Handler.StreamConfiguration()
         stream.streamResetFrameRateLimit.maximumCount = configuration.streamResetLimit.count
-        stream.streamResetFrameRateLimit.windowLength = TimeAmount.nanoseconds(
-            Int64((configuration.streamResetLimit.window / .nanoseconds(1)).rounded()))
+        stream.streamResetFrameRateLimit.windowLength = TimeAmount(configuration.streamResetLimit.window)
         return stream
     }
 

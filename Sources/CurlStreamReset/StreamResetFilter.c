@@ -1,10 +1,10 @@
 // libcurl 7.88 ends every HTTP/2 transfer whose answer had no body (APNs's 200) with an RST_STREAM, though
-// the server closed the stream with that answer: it clears its own "closed" mark while reading the answer,
-// and its done-handler then takes the stream for one still open (fixed in libcurl 8.0.0). Each such reset costs a TLS record and a send on the sender
-// and a record to read on the server, for a stream that no longer exists (RFC 9113 5.1: nothing but
-// PRIORITY is sent on a closed stream). This definition interposes nghttp2's by name: a reset of a stream
-// nghttp2 no longer has open is dropped; any other (a transfer given up before its answer, a refused
-// push) goes to nghttp2 as libcurl asked.
+// the server closed the stream with that answer: it clears its own "closed" mark while reading the
+// answer, and its done-handler then takes the stream for one still open (fixed in libcurl 8.0.0). Each
+// such reset costs a TLS record and a send on the sender and a record to read on the server, for a stream
+// that no longer exists (RFC 9113 5.1: nothing but PRIORITY is sent on a closed stream). This definition
+// interposes nghttp2's by name: a reset of a stream nghttp2 no longer has open is dropped; any other (a
+// transfer given up before its answer, a refused push) goes to nghttp2 as libcurl asked.
 #define _GNU_SOURCE 1
 #include "CurlStreamReset.h"
 
