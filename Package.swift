@@ -52,6 +52,8 @@ let package = Package(
 
         // Leaves unsent the RST_STREAM libcurl 7.88 writes for every HTTP/2 stream the server already closed.
         .target(name: "CurlStreamReset"),
+        // Answers libcurl 7.88's per-transfer socket checks within one pass from what that pass already saw.
+        .target(name: "CurlPollCache"),
 
         // The civil calendar and UTC timestamp text, shared by PostgresClient and APNsCore; no dependencies.
         .target(name: "CivilTime", swiftSettings: swiftSettings),
@@ -91,6 +93,7 @@ let package = Package(
                 "APNsCore",
                 "CCurl",
                 "COpenSSL",
+                "CurlPollCache",
                 "CurlStreamReset",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -300,6 +303,7 @@ let package = Package(
                 "APNsClient",
                 "APNsCore",
                 "APNsSimulator",
+                "CurlPollCache",
                 "TestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],

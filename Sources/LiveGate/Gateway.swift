@@ -112,6 +112,7 @@ package enum Gateway {
             "threads": "\(transport.connectionsPerLane.count)", "max_in_flight": "\(delivery.maximumPushesInFlight)",
             "page_size": "\(delivery.pageSize)",
             "closed_stream_resets_unsent": "\(CurlHTTP2Client.leavesClosedStreamResetsUnsent)",
+            "cached_socket_checks": "\(CurlHTTP2Client.answersSocketChecksWithinAPass)",
             "timeout_seconds": "\(transport.responseTimeout.components.seconds)",
         ]
     }

@@ -68,6 +68,40 @@ struct CurlHTTP2ClientTests {
         }
     }
 
+    /// A lane's pass checks the socket of each transfer on it; within the pass, checks of a socket found
+    /// quiet are answered without a system call (`CurlPollCache`). With 400 streams waiting 50 ms for
+    /// their answers on one connection most checks are such repeats, and still each stream gets its own
+    /// answer (APNs echoes the request's `apns-id`).
+    @Test func repeatedSocketChecksWithinAPassLoseNoAnswer() async throws {
+        #if os(Linux)
+            #expect(CurlHTTP2Client.answersSocketChecksWithinAPass, "libcurl's checks reach the cache in this build")
+        #endif
+        try await SimulatorProcess.with(options: ["--latency-ms", "50"]) { port, _, certificate, _ in
+            let client = CurlHTTP2Client(
+                configuration: .init(
+                    maximumConnectionsPerHost: 1, maximumStreamsPerConnection: 400, trustedCAFile: certificate))
+            let ids = (0..<2000).map { _ in UUID().uuidString.lowercased() }
+            // Without a provider token: 403s, which carry the apns-id as 200s do.
+            let requests = ids.enumerated().map { index, id in
+                HTTP2Request(
+                    url: "https://127.0.0.1:\(port)/3/device/\(String(format: "%064x", index + 1))", headers: [("apns-id", id)],
+                    body: Array("{}".utf8))
+            }
+            let answeredBefore = CurlHTTP2Client.socketChecksAnsweredWithinAPass
+            let answers = await client.send(batch: requests)
+            await client.shutdown()
+            #expect(answers.count == ids.count)
+            for (answer, id) in zip(answers, ids) {
+                let response = try answer.get()
+                #expect(response.status == 403 && response.headers["apns-id"] == id, "\(response)")
+            }
+            #if os(Linux)
+                // Process-wide and only ever growing: other tests' lanes can add to it, none take away.
+                #expect(CurlHTTP2Client.socketChecksAnsweredWithinAPass - answeredBefore > UInt64(ids.count))
+            #endif
+        }
+    }
+
     /// The lane corks its sockets so that a pass's frames leave in full segments, and flushes before it
     /// waits: one push at a time on an open connection is answered at once, not after the cork's own
     /// 200 ms, which every one of them would wait out if nothing flushed.

@@ -9,11 +9,14 @@
 //   curl_floor URIS PAYLOAD CA_FILE PROVIDER_TOKEN EXPIRATION CONNECTIONS STREAMS THREADS
 //
 // Like the gateway, it leaves unsent the RST_STREAM libcurl 7.88 writes for every stream the server already
-// closed with an answer that had no body (built with Sources/CurlStreamReset/StreamResetFilter.c), and
-// corks its sockets, pushing out what they hold before each wait (CurlSockets.flush).
+// closed with an answer that had no body (built with Sources/CurlStreamReset/StreamResetFilter.c), answers
+// libcurl's repeated checks of a socket within one `curl_multi_perform` from the pass's first quiet answer
+// (Sources/CurlPollCache/PollCache.c), and corks its sockets, pushing out what they hold before each wait
+// (CurlSockets.flush).
 //
 // Prints "pushes_per_second cpu_ms" (CPU: user + system of the whole process). Exits 1 unless every push
 // was answered 200.
+#include "CurlPollCache.h"
 #include <curl/curl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -133,7 +136,9 @@ static void *run_lane(void *argument) {
     }
     while (finished < lane->count) {
         int running = 0, queued = 0;
+        lg_poll_cache_begin_pass();
         curl_multi_perform(multi, &running);
+        lg_poll_cache_end_pass();
         CURLMsg *message;
         while ((message = curl_multi_info_read(multi, &queued))) {
             if (message->msg != CURLMSG_DONE) continue;

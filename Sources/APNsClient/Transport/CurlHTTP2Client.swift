@@ -1,3 +1,4 @@
+import CurlPollCache
 import CurlStreamReset
 import Synchronization
 
@@ -46,6 +47,14 @@ public final class CurlHTTP2Client: Sendable {
 
     /// How many resets of closed streams this process has left unsent.
     public static var closedStreamResetsLeftUnsent: UInt64 { lg_stream_resets_left_unsent() }
+
+    /// Whether this process answers libcurl's repeated checks of a socket within one pass from the pass's
+    /// first answer (`CurlPollCache`): it works by symbol name, so a build linked differently makes each
+    /// check a system call.
+    public static var answersSocketChecksWithinAPass: Bool { lg_poll_cache_active() }
+
+    /// How many of libcurl's socket checks this process has answered without a system call.
+    public static var socketChecksAnsweredWithinAPass: UInt64 { lg_polls_answered_from_cache() }
 
     /// Sends one request and waits for its answer (any HTTP status), or throws `HTTP2TransportError`.
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {

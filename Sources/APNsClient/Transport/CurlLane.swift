@@ -1,4 +1,5 @@
 import CCurl
+import CurlPollCache
 import DequeModule
 import Foundation
 import Synchronization
@@ -175,7 +176,11 @@ final class CurlLane: Sendable {
                 }
             }
             var running: Int32 = 0
+            // libcurl checks each transfer's socket with a poll of its own: within the pass, a socket
+            // already found quiet is not asked again (`CurlPollCache`).
+            lg_poll_cache_begin_pass()
             curl_multi_perform(multi.handle, &running)
+            lg_poll_cache_end_pass()
             var remaining: Int32 = 0
             let now = ContinuousClock.now
             while let message = curl_multi_info_read(multi.handle, &remaining) {

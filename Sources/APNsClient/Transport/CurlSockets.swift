@@ -1,4 +1,5 @@
 import CCurl
+import CurlPollCache
 import Glibc
 
 /// The sockets a lane's libcurl connections use, opened and closed through libcurl's socket callbacks
@@ -36,6 +37,8 @@ let curlOpenSocketCallback: curl_opensocket_callback = { clientp, _, address in
     guard let clientp, let address else { return CURL_SOCKET_BAD }
     let socket = Glibc.socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
     guard socket >= 0 else { return CURL_SOCKET_BAD }
+    // A new socket may carry the number of one closed in the same pass.
+    lg_poll_cache_forget(socket)
     if address.pointee.socktype == Int32(SOCK_STREAM.rawValue) {
         var on: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -46,5 +49,6 @@ let curlOpenSocketCallback: curl_opensocket_callback = { clientp, _, address in
 
 let curlCloseSocketCallback: curl_closesocket_callback = { clientp, socket in
     if let clientp { Unmanaged<CurlSockets>.fromOpaque(clientp).takeUnretainedValue().closed(socket) }
+    lg_poll_cache_forget(socket)
     return Glibc.close(socket)
 }
