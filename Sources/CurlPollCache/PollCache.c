@@ -11,6 +11,7 @@
 #include "CurlPollCache.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -26,12 +27,18 @@ static void resolve_libc_poll(void) {
     libc_poll = (poll_fn)dlsym(RTLD_NEXT, "poll");
 }
 
-// Without libc's `poll` at hand (a build linked differently), `ppoll`, which this file does not define.
+// Without libc's `poll` at hand (a build linked differently), Linux's `ppoll`, which this file does not
+// define.
 static int system_poll(struct pollfd *fds, nfds_t count, int timeout) {
     pthread_once(&libc_poll_resolved, resolve_libc_poll);
     if (libc_poll) return libc_poll(fds, count, timeout);
+#if defined(__linux__)
     struct timespec wait = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
     return ppoll(fds, count, timeout < 0 ? NULL : &wait, NULL);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 
 // A lane holds a few connections; a pass that meets more forgets the oldest.
