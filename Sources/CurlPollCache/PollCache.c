@@ -1,9 +1,9 @@
 // libcurl 7.88 checks the socket of every transfer it runs, on each `curl_multi_perform`, with a poll of
 // that one socket and a zero timeout (`Curl_readwrite` → `Curl_socket_check`), unless it already knows
 // the socket has data. An HTTP/2 connection carries hundreds of transfers, so a pass makes hundreds of
-// system calls on one socket: about a dozen a push, over a tenth of a sender's CPU. This definition interposes
-// libc's `poll` by name. Within a pass its lane opened, a check of descriptors and events this pass
-// already found quiet is answered quiet again; any other call goes to libc. Answering quiet is what the
+// system calls on one socket: about a dozen a push, over a tenth of a sender's CPU. This definition
+// interposes libc's `poll` by name. Within a pass its lane opened, a check of descriptors and events this
+// pass already found quiet is answered quiet again; any other call goes to libc. Answering quiet is what the
 // kernel would have said a moment earlier: data or room that comes meanwhile wakes the lane's next
 // `curl_multi_poll` at once, and its pass asks the kernel afresh. Nothing that is ready is ever reported
 // as ready from memory: a socket found ready is checked again each time.

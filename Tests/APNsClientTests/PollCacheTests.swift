@@ -35,12 +35,14 @@ struct PollCacheTests {
             #expect(read(socket, &byte, 1) == 1)
         }
 
-        /// libcurl's check of a transfer's socket: readable now, without waiting?
-        func isReadable(timeout: Int32 = 0) -> Bool {
-            var check = pollfd(fd: socket, events: Int16(POLLIN | POLLPRI), revents: 0)
-            let ready = poll(&check, 1, timeout)
-            return ready == 1 && check.revents & Int16(POLLIN) != 0
-        }
+        func isReadable(timeout: Int32 = 0) -> Bool { PollCacheTests.isReadable(socket, timeout: timeout) }
+    }
+
+    /// libcurl's check of a transfer's socket: readable now, without waiting?
+    private static func isReadable(_ socket: Int32, timeout: Int32 = 0) -> Bool {
+        var check = pollfd(fd: socket, events: Int16(POLLIN | POLLPRI), revents: 0)
+        let ready = poll(&check, 1, timeout)
+        return ready == 1 && check.revents & Int16(POLLIN) != 0
     }
 
     @Test func aQuietSocketStaysQuietForTheRestOfThePass() throws {
@@ -96,8 +98,7 @@ struct PollCacheTests {
         let checked = DispatchSemaphore(value: 0)
         let readableElsewhere = Mutex(false)
         Thread {
-            var check = pollfd(fd: socket, events: Int16(POLLIN | POLLPRI), revents: 0)
-            let ready = poll(&check, 1, 0) == 1
+            let ready = Self.isReadable(socket)
             readableElsewhere.withLock { $0 = ready }
             checked.signal()
         }.start()
