@@ -52,21 +52,21 @@ public final class APNsSender: Sendable {
         let deviceURL = destination.endpoint.baseURL + "/3/device/"
         // A batch is normally one message's pushes: their shared lines are looked up once, not per push.
         var shared: (priority: APNsPriority, expiration: Int64, lines: SharedHeaderLines)?
+        // Each push's fields are read in place: copying a push would retain its token and payload.
         for index in indices {
-            let push = pushes[index]
-            let expiration = push.expiration
-            if shared?.priority != push.priority || shared?.expiration != expiration {
+            let priority = pushes[index].priority
+            let expiration = pushes[index].expiration
+            if shared?.priority != priority || shared?.expiration != expiration {
                 shared = (
-                    push.priority, expiration,
-                    sharedHeaders.lines(
-                        token: token, bundleID: destination.bundleID, priority: push.priority, expiration: expiration)
+                    priority, expiration,
+                    sharedHeaders.lines(token: token, bundleID: destination.bundleID, priority: priority, expiration: expiration)
                 )
             }
             requests.append(
                 HTTP2Request(
-                    url: deviceURL + push.deviceToken.hex,
-                    headers: [("apns-id", push.apnsID.lowercasedText)], sharedHeaders: shared?.lines,
-                    body: push.payload))
+                    url: deviceURL + pushes[index].deviceToken.hex,
+                    headers: [("apns-id", pushes[index].apnsID.lowercasedText)], sharedHeaders: shared?.lines,
+                    body: pushes[index].payload))
         }
         return await client.send(batch: requests)
     }

@@ -100,11 +100,13 @@ final class CurlLane: Sendable {
         }
         // Takes a transfer out of libcurl (and `active`, its caller's part), tells its caller how it ended
         // and keeps its handle for reuse. It leaves the lane first: the caller may free it once told.
-        func end(_ transfer: CurlTransfer, on easy: UnsafeMutableRawPointer, _ outcome: Result<HTTP2Response, HTTP2TransportError>) {
+        func end(
+            _ transfer: CurlTransfer, on easy: UnsafeMutableRawPointer, _ outcome: consuming Result<HTTP2Response, HTTP2TransportError>
+        ) {
             curl_multi_remove_handle(multi.handle, easy)
             let handle = transfer.handle
             transfer.leaveLane()
-            transfer.completion.finish(outcome)
+            transfer.completion.finish(consume outcome)
             if let handle { recycle(handle) }
         }
         // Takes a started transfer out of libcurl and fails it.
@@ -190,10 +192,12 @@ final class CurlLane: Sendable {
                 let result = message.pointee.data.result
                 let outcome = CurlRequestSetup.outcome(of: transfer, easy: easy, result: result)
                 watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
-                end(transfer, on: easy, outcome)
                 // When no connection to its endpoint could be opened, the requests still waiting for one
-                // there fail now rather than each trying a connection of its own.
-                for (refused, refusal) in admission.ended(transfer, outcome: outcome, inFlight: active.values, now: now) {
+                // there fail now rather than each trying a connection of its own. Decided before the
+                // transfer ends, as ending it hands its outcome over.
+                let refused = admission.ended(transfer, outcome: outcome, inFlight: active.values, now: now)
+                end(transfer, on: easy, outcome)
+                for (refused, refusal) in refused {
                     if let handle = refused.handle { fail(handle, refused, refusal) }
                 }
             }

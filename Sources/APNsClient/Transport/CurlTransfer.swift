@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 
 /// One request in flight on a libcurl easy handle: what it collects and whom to tell.
 ///
@@ -60,7 +61,11 @@ final class CurlTransfer: LaneRequest, @unchecked Sendable {
     /// header (APNs echoes `apns-id`) then costs no new string per answer.
     private func echoedValue(_ name: String, _ value: UnsafeBufferPointer<UInt8>.SubSequence) -> String? {
         for header in request.headers where header.name == name {
-            return header.value.utf8.elementsEqual(value) ? header.value : nil
+            let same = header.value.utf8.withContiguousStorageIfAvailable { own in
+                own.count == value.count
+                    && (own.isEmpty || memcmp(own.baseAddress!, value.base.baseAddress! + value.startIndex, own.count) == 0)
+            }
+            return (same ?? header.value.utf8.elementsEqual(value)) ? header.value : nil
         }
         return nil
     }

@@ -4,10 +4,12 @@ enum TransferCompletion {
     case single(CheckedContinuation<HTTP2Response, any Error>)
     case batch(TransferBatch, index: Int)
 
-    func finish(_ result: Result<HTTP2Response, HTTP2TransportError>) {
+    /// Takes the result: an answer is moved to its caller, not copied (a copy retains its headers and
+    /// body on the lane's thread, and the caller's thread releases them again).
+    func finish(_ result: consuming Result<HTTP2Response, HTTP2TransportError>) {
         switch self {
         case .single(let continuation): continuation.resume(with: result.mapError { $0 as any Error })
-        case .batch(let batch, let index): batch.record(result, at: index)
+        case .batch(let batch, let index): batch.record(consume result, at: index)
         }
     }
 }
@@ -45,8 +47,8 @@ final class TransferBatch: @unchecked Sendable {
         self.transfers = transfers
     }
 
-    func record(_ result: Result<HTTP2Response, HTTP2TransportError>, at index: Int) {
-        results[index] = result
+    func record(_ result: consuming Result<HTTP2Response, HTTP2TransportError>, at index: Int) {
+        results[index] = consume result
         remaining -= 1
         if remaining == 0 {
             let answers = Answers(results: results, transfers: transfers)
