@@ -5,7 +5,7 @@
 set -euo pipefail
 
 purpose="${1:-run}"
-packages=(pkg-config libpq-dev libcurl4-openssl-dev libssl-dev postgresql openssl)
+packages=(pkg-config libpq-dev libcurl4-openssl-dev libssl-dev libjemalloc-dev postgresql openssl)
 if [ "$purpose" = "bench" ]; then
     # golang-go: bench/delivery's Go net/http sender.
     packages+=(golang-go)

@@ -21,6 +21,7 @@ package enum Gateway {
     package static func build(
         settings: GatewaySettings, pool: PostgresConnectionPool, metricsRegistry: PrometheusCollectorRegistry?, logger: Logger
     ) -> some ApplicationProtocol {
+        logger.info("memory allocator", metadata: ProcessAllocator.metadata)
         logger.info("APNs connections", metadata: connectionMetadata(transport: settings.transport, delivery: settings.delivery))
         return parts(settings: settings, pool: pool, metricsRegistry: metricsRegistry, logger: logger).application()
     }

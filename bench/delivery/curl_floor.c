@@ -11,8 +11,8 @@
 // Like the gateway, it leaves unsent the RST_STREAM libcurl 7.88 writes for every stream the server already
 // closed with an answer that had no body (built with Sources/CurlStreamReset/StreamResetFilter.c), answers
 // libcurl's repeated checks of a socket within one `curl_multi_perform` from the pass's first quiet answer
-// (Sources/CurlPollCache/PollCache.c), and corks its sockets, pushing out what they hold before each wait
-// (CurlSockets.flush).
+// (Sources/CurlPollCache/PollCache.c), corks its sockets, pushing out what they hold before each wait
+// (CurlSockets.flush), and allocates through jemalloc (bench/lib/setup.sh links it ahead of libc).
 //
 // Prints "pushes_per_second cpu_ms" (CPU: user + system of the whole process). Exits 1 unless every push
 // was answered 200.

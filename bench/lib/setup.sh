@@ -36,11 +36,12 @@ build_ingest_floor() {
 
 # build_curl_floor: builds bench/delivery/curl_floor.c (libcurl alone posting pushes) against the libcurl
 # the gateway links, with the gateway's own reset filter (Sources/CurlStreamReset) and socket-check cache
-# (Sources/CurlPollCache), as $work/curl_floor (after bench_workdir).
+# (Sources/CurlPollCache), and on the gateway's allocator (jemalloc, linked ahead of libc), as
+# $work/curl_floor (after bench_workdir).
 build_curl_floor() {
     cc -O2 -o "$work/curl_floor" bench/delivery/curl_floor.c Sources/CurlStreamReset/StreamResetFilter.c \
         Sources/CurlPollCache/PollCache.c -I Sources/CurlStreamReset/include -I Sources/CurlPollCache/include \
-        $(pkg-config --cflags --libs libcurl) -lpthread
+        $(pkg-config --libs jemalloc) $(pkg-config --cflags --libs libcurl) -lpthread
 }
 
 # bench_workdir: makes the run's folder `work` (open to the postgres user), sets `pg_data` and `pg_port`

@@ -68,6 +68,14 @@ struct APNsConnectionSettingsTests {
             "\(line)")
     }
 
+    /// The shipped binary runs on jemalloc, and says so before its connection settings.
+    @Test func theBinarysAllocatorIsLoggedAtStart() async throws {
+        let started = try await Self.start(with: [:])
+        let line = try #require(
+            started.stderr.split(separator: "\n").first { $0.hasSuffix("memory allocator") }.map(String.init), "\(started.stderr)")
+        #expect(line.contains("livegate: allocator=jemalloc version=5."), "\(line)")
+    }
+
     @Test(arguments: [
         (["LIVEGATE_APNS_CONNECTIONS": "0"], "LIVEGATE_APNS_CONNECTIONS must be a whole number from 1 to 64"),
         (["LIVEGATE_APNS_CONNECTIONS": "65"], "LIVEGATE_APNS_CONNECTIONS must be a whole number from 1 to 64"),
