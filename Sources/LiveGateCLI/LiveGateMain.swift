@@ -13,6 +13,8 @@ enum LiveGateMain {
     static let metrics = GatewayMetricsFactory()
 
     static func main() async {
+        // First, before the process allocates much: jemalloc's purging goes to threads of its own.
+        ProcessAllocator.purgeInBackground()
         // Logging is bootstrapped once, here: to standard error, so standard output carries only what
         // scripts read (the identifiers and keys the create commands print).
         let logLevel = SettingsReader().logLevel()

@@ -16,4 +16,9 @@ struct ProcessAllocatorTests {
         #expect(after - before >= UInt64(block.count), "jemalloc counted \(after - before) bytes")
         #expect(block.last == 7)
     }
+
+    @Test func jemallocReturnsUnusedPagesFromThreadsOfItsOwn() {
+        #expect(ProcessAllocator.purgeInBackground())
+        #expect(ProcessAllocator.purgesInBackground)
+    }
 }

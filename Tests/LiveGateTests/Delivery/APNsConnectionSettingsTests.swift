@@ -73,7 +73,7 @@ struct APNsConnectionSettingsTests {
         let started = try await Self.start(with: [:])
         let line = try #require(
             started.stderr.split(separator: "\n").first { $0.hasSuffix("memory allocator") }.map(String.init), "\(started.stderr)")
-        #expect(line.contains("livegate: allocator=jemalloc version=5."), "\(line)")
+        #expect(line.contains("livegate: allocator=jemalloc background_purge=true version=5."), "\(line)")
     }
 
     @Test(arguments: [
