@@ -44,8 +44,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        // The process's memory allocator: Swift's many small objects, freed on other threads than made them,
-        // cost far less in jemalloc than in glibc's malloc.
+        // The process's memory allocator: Swift's and libcurl's many small blocks, often freed on another
+        // thread than made them, cost less in jemalloc than in glibc's malloc (about 5% of a push's CPU).
         .systemLibrary(
             name: "CJemalloc",
             pkgConfig: "jemalloc",

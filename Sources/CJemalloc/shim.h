@@ -22,21 +22,18 @@ static inline const char *lg_jemalloc_version(void) {
     return mallctl("version", &version, &length, NULL, 0) == 0 ? version : NULL;
 }
 
-/* Moves jemalloc's return of unused pages to the system onto threads of its own ("background_thread"),
-   off the threads that allocate; 1 when it is on. */
-static inline int lg_jemalloc_purge_in_background(void) {
-    _Bool on = 1;
-    if (mallctl("background_thread", NULL, NULL, &on, sizeof on) != 0) return 0;
+/* 1 when jemalloc's background threads return unused pages to the system. */
+static inline int lg_jemalloc_purges_in_background(void) {
     _Bool now = 0;
     size_t length = sizeof now;
     return mallctl("background_thread", &now, &length, NULL, 0) == 0 && now;
 }
 
-/* 1 when jemalloc's background threads return unused pages. */
-static inline int lg_jemalloc_purges_in_background(void) {
-    _Bool now = 0;
-    size_t length = sizeof now;
-    return mallctl("background_thread", &now, &length, NULL, 0) == 0 && now;
+/* Moves jemalloc's return of unused pages to the system onto threads of its own ("background_thread"),
+   off the threads that allocate; 1 when it is on. */
+static inline int lg_jemalloc_purge_in_background(void) {
+    _Bool on = 1;
+    return mallctl("background_thread", NULL, NULL, &on, sizeof on) == 0 && lg_jemalloc_purges_in_background();
 }
 
 /* Whether the malloc this process calls is jemalloc's: a build that linked libc first would call glibc's

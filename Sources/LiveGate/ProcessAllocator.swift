@@ -3,7 +3,7 @@ import Logging
 
 /// The memory allocator the process runs on. LiveGate links jemalloc ahead of the C library, so that
 /// its malloc and free are the whole process's: a push's objects are made on one thread and freed on
-/// another, which jemalloc's per-thread caches take far more cheaply than glibc's arenas
+/// another, which jemalloc's per-thread caches take more cheaply than glibc's arenas
 /// (docs/benchmarks.md). The gateway logs which one it got as it starts.
 package enum ProcessAllocator {
     /// "jemalloc", or "libc" in a build that did not link jemalloc ahead of the C library.
