@@ -6,12 +6,15 @@ import Logging
 /// another, which jemalloc's per-thread caches take more cheaply than glibc's arenas
 /// (docs/benchmarks.md). The gateway logs which one it got as it starts.
 package enum ProcessAllocator {
+    /// Whether `malloc` resolved to jemalloc's: fixed when the process was linked and loaded.
+    private static let isJemalloc = lg_malloc_is_jemalloc() != 0
+
     /// "jemalloc", or "libc" in a build that did not link jemalloc ahead of the C library.
-    package static var name: String { lg_malloc_is_jemalloc() != 0 ? "jemalloc" : "libc" }
+    package static var name: String { isJemalloc ? "jemalloc" : "libc" }
 
     /// jemalloc's version, when it is the allocator.
     package static var version: String? {
-        guard lg_malloc_is_jemalloc() != 0, let version = lg_jemalloc_version() else { return nil }
+        guard isJemalloc, let version = lg_jemalloc_version() else { return nil }
         return String(cString: version)
     }
 
@@ -20,17 +23,17 @@ package enum ProcessAllocator {
     /// when the allocator is not jemalloc or refused.
     @discardableResult
     package static func purgeInBackground() -> Bool {
-        lg_malloc_is_jemalloc() != 0 && lg_jemalloc_purge_in_background() != 0
+        isJemalloc && lg_jemalloc_purge_in_background() != 0
     }
 
     /// Whether jemalloc's background threads return unused pages (`purgeInBackground`).
     package static var purgesInBackground: Bool {
-        lg_malloc_is_jemalloc() != 0 && lg_jemalloc_purges_in_background() != 0
+        isJemalloc && lg_jemalloc_purges_in_background() != 0
     }
 
     /// Bytes this thread has allocated so far, as jemalloc counts them; nil when it is not the allocator.
     package static var bytesAllocatedByThisThread: UInt64? {
-        guard lg_malloc_is_jemalloc() != 0 else { return nil }
+        guard isJemalloc else { return nil }
         var allocated: UInt64 = 0
         var length = MemoryLayout<UInt64>.size
         return mallctl("thread.allocated", &allocated, &length, nil, 0) == 0 ? allocated : nil

@@ -16,8 +16,8 @@
 # token (`livegate provider-token`); its peer row is aioapns (PyPI, bench/delivery/aioapns_peer.py) sending
 # the same pushes to the same simulator. Its floor row is libcurl alone (bench/delivery/curl_floor.c, built
 # here against the libcurl the gateway links): the same pushes with the gateway's headers, connections,
-# streams, threads, reset filter, socket-check cache and cork, and nothing else, so the gap between it and
-# the gateway is the gateway's own work.
+# streams, threads, reset filter, socket-check cache, cork and allocator, and nothing else, so the gap
+# between it and the gateway is the gateway's own work.
 # Its Go row is Go's net/http HTTP/2 transport (bench/delivery/go_sender, the transport of gorush and
 # apns2, built with Debian's golang-go) with as many pushes in flight as the gateway. For each of the three
 # it counts, per push and per round, the sender's CPU, PostgreSQL's (every process of the run's server:
