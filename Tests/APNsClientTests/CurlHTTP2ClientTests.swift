@@ -68,6 +68,34 @@ struct CurlHTTP2ClientTests {
         }
     }
 
+    /// One stream on one connection: each request goes out on the handle the last one used. libcurl keeps
+    /// a copy of a body and the handle skips copying it again only when the next body has the same bytes:
+    /// a body of the same length but other bytes, the same bytes in another array, a shorter one and an
+    /// empty one each arrive as they were sent.
+    @Test func aReusedHandleSendsEachRequestsOwnBody() async throws {
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer { certificate.remove() }
+        try await EchoServer.with(tls: certificate) { port in
+            let client = CurlHTTP2Client(
+                configuration: .init(
+                    maximumConnectionsPerHost: 1, maximumStreamsPerConnection: 1, trustedCAFile: certificate.certificateFile))
+            let first = Array(#"{"aps":{"event":"update","content-state":{"home":1}}}"#.utf8)
+            var sameLength = first
+            sameLength[sameLength.count - 4] = UInt8(ascii: "2")
+            let bodies: [[UInt8]] = [
+                first, sameLength, first.withUnsafeBufferPointer { Array($0) }, Array(first.prefix(20)), [], first,
+            ]
+            for (index, body) in bodies.enumerated() {
+                var request = Self.push(port, scheme: "https", index: index)
+                request.body = body
+                let response = try await client.send(request)
+                #expect(response.status == 200)
+                #expect(response.body == body, "request \(index)")
+            }
+            await client.shutdown()
+        }
+    }
+
     /// A lane's pass checks the socket of each transfer on it; within the pass, checks of a socket found
     /// quiet are answered without a system call (`CurlPollCache`). With 400 streams waiting 50 ms for
     /// their answers on one connection most checks are such repeats, and still each stream gets its own

@@ -83,7 +83,7 @@ final class CurlLane: Sendable {
     private func runLoop() {
         // What to start, hold or fail is `admission`'s to decide; this loop carries it out with libcurl.
         var admission = LaneAdmission<CurlTransfer>()
-        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        var active = ActiveTransfers()
         var idle: [LaneEasyHandle] = []
         let watch = ConnectionWatch(timeout: configuration.responseTimeout)
         let sockets = CurlSockets()
@@ -111,7 +111,7 @@ final class CurlLane: Sendable {
         }
         // Takes a started transfer out of libcurl and fails it.
         func fail(_ handle: LaneEasyHandle, _ transfer: CurlTransfer, _ error: HTTP2TransportError) {
-            active[handle.easy] = nil
+            active.remove(transfer)
             end(transfer, on: handle.easy, .failure(error))
         }
         // Hands a transfer to libcurl on a handle configured for its scheme; false (and the transfer
@@ -143,7 +143,7 @@ final class CurlLane: Sendable {
             transfer.handle = handle
             transfer.watch = watch
             transfer.keptHeaders = keptHeaders
-            active[handle.easy] = transfer
+            active.add(transfer, on: handle.easy)
             curl_multi_add_handle(multi.handle, handle.easy)
             return true
         }
@@ -159,9 +159,11 @@ final class CurlLane: Sendable {
             if stopping {
                 let shutDown = HTTP2TransportError(.shutDown, "the HTTP/2 client shut down before an answer came")
                 for transfer in admission.drain() { transfer.completion.finish(.failure(shutDown)) }
-                for (easy, transfer) in active {
-                    curl_multi_remove_handle(multi.handle, easy)
-                    transfer.handle?.cleanup()
+                for transfer in active.removeAll() {
+                    if let handle = transfer.handle {
+                        curl_multi_remove_handle(multi.handle, handle.easy)
+                        handle.cleanup()
+                    }
                     transfer.leaveLane()
                     transfer.completion.finish(.failure(shutDown))
                 }
@@ -187,7 +189,7 @@ final class CurlLane: Sendable {
             let now = ContinuousClock.now
             while let message = curl_multi_info_read(multi.handle, &remaining) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                    let transfer = active.removeValue(forKey: easy)
+                    let transfer = active.remove(on: easy)
                 else { continue }
                 let result = message.pointee.data.result
                 let outcome = CurlRequestSetup.outcome(of: transfer, easy: easy, result: result)
@@ -195,7 +197,7 @@ final class CurlLane: Sendable {
                 // When no connection to its endpoint could be opened, the requests still waiting for one
                 // there fail now rather than each trying a connection of its own. Decided before the
                 // transfer ends, as ending it hands its outcome over.
-                let refused = admission.ended(transfer, outcome: outcome, inFlight: active.values, now: now)
+                let refused = admission.ended(transfer, outcome: outcome, inFlight: active.transfers, now: now)
                 end(transfer, on: easy, outcome)
                 for (refused, refusal) in refused {
                     if let handle = refused.handle { fail(handle, refused, refusal) }
@@ -205,8 +207,8 @@ final class CurlLane: Sendable {
             // requests fail (removing a handle resets its stream), and the connection is closed.
             let (quiet, nextDeadline) = watch.quietConnections(now: now)
             for connection in quiet {
-                let stranded = active.filter { $0.value.connection == connection }
-                for (_, transfer) in stranded {
+                let stranded = active.transfers.filter { $0.connection == connection }
+                for transfer in stranded {
                     guard let handle = transfer.handle else { continue }
                     transfer.connection = nil
                     fail(handle, transfer, HTTP2TransportError(.timedOut, "the connection answered nothing within \(watch.timeout)"))

@@ -69,7 +69,7 @@ enum CurlRequestSetup {
             // Undoes a body and method the handle's last request may have left.
             check.note(lg_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
             check.note(lg_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, nil))
-            handle.copiedBody = nil
+            handle.copied(nil)
             handle.customMethod = nil
         } else {
             if !handle.holds(request.body) {
@@ -81,7 +81,7 @@ enum CurlRequestSetup {
                             easy, CURLOPT_COPYPOSTFIELDS,
                             UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
                     })
-                handle.copiedBody = request.body
+                handle.copied(request.body)
             }
             // POST is what a body means to libcurl; any other method is named.
             let custom = request.method == "POST" ? nil : request.method

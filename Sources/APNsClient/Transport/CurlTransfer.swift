@@ -20,6 +20,8 @@ final class CurlTransfer: LaneRequest, @unchecked Sendable {
     var watch: ConnectionWatch?
     /// The connection the request went out on, while it waits there for its answer (`ConnectionWatch`).
     var connection: CurlConnectionID?
+    /// Its place among its lane's transfers in libcurl (`ActiveTransfers`); -1 when it is not there.
+    var activePlace = -1
     /// The request went out (the pre-request callback let it): the server may have seen it.
     var wasSent: Bool { attempts > 0 }
     /// Sent to learn whether its endpoint takes connections again (`ConnectBackoff`).

@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 
 /// An easy handle a lane reuses from request to request, with what it was last given, so that a
 /// request sets only what differs from the handle's previous one: a fan-out's pushes share their
@@ -10,15 +11,12 @@ final class LaneEasyHandle {
     /// The scheme the options every request shares were set for (`CurlRequestSetup.configure`):
     /// cleartext or not; nil until they are set.
     var configuredCleartext: Bool?
-    /// The body libcurl holds a copy of (`CURLOPT_COPYPOSTFIELDS`), kept so that a request whose body
-    /// is the same array (the same storage, still alive here) skips copying it again; nil when the
-    /// handle is set for a GET or for nothing yet.
-    var copiedBody: [UInt8]? {
-        didSet { copiedBodyStorage = copiedBody?.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
-    }
-    /// Where `copiedBody`'s bytes are, compared with a request's without copying (and so retaining) the
-    /// array: its storage is shared with the thread building the next requests.
-    private var copiedBodyStorage: UnsafeRawPointer?
+    /// The bytes libcurl holds a copy of (`CURLOPT_COPYPOSTFIELDS`), in the lane's own copy, so that a
+    /// request with the same bytes skips copying them again: a fan-out's pushes carry the same payload,
+    /// in one storage per batch (`Dispatch.pushes`). Compared by content, not storage, so the lane never
+    /// retains a request's body, whose reference count the threads building the requests use meanwhile.
+    /// Nil when the handle is set for a GET or for nothing yet.
+    private(set) var copiedBody: [UInt8]?
     /// `CURLOPT_CUSTOMREQUEST` as last set: nil for none (POST, with a body).
     var customMethod: String?
     /// `CURLOPT_HTTPHEADER` as last set.
@@ -38,10 +36,19 @@ final class LaneEasyHandle {
         headerList = nil
     }
 
-    /// Whether libcurl already holds `body` (the same array storage as the last one copied).
+    /// libcurl was given a copy of `body`: the lane keeps one of its own to compare the next ones with.
+    func copied(_ body: [UInt8]?) {
+        copiedBody = body.map { body in body.withUnsafeBufferPointer { Array($0) } }
+    }
+
+    /// Whether libcurl already holds `body`'s bytes.
     func holds(_ body: [UInt8]) -> Bool {
-        guard let copiedBodyStorage else { return false }
-        return body.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) == copiedBodyStorage }
+        guard let copiedBody else { return false }
+        return body.withUnsafeBufferPointer { new in
+            copiedBody.withUnsafeBufferPointer { own in
+                new.count == own.count && (new.isEmpty || memcmp(new.baseAddress!, own.baseAddress!, new.count) == 0)
+            }
+        }
     }
 
     /// Frees the handle and its header lines; called once, by the lane's thread, with the handle out
