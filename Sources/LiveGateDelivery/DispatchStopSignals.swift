@@ -39,13 +39,20 @@ package final class DispatchStopSignals: Sendable {
 /// Set once, read before every batch of one delivery.
 final class DispatchStopFlag: Sendable {
     private let reason = Mutex<DispatchStop?>(nil)
+    /// Whether `reason` is set: read for every push, by the threads sending a page's batches side by
+    /// side, and only read (a lock is a write each of them would contend for) until the flag is raised.
+    private let isRaised = Atomic<Bool>(false)
 
     init() {}
 
     /// The first reason wins: a dispatch cancelled and then superseded stays cancelled.
     func raise(_ stop: DispatchStop) {
         reason.withLock { if $0 == nil { $0 = stop } }
+        isRaised.store(true, ordering: .releasing)
     }
 
-    var raised: DispatchStop? { reason.withLock { $0 } }
+    var raised: DispatchStop? {
+        guard isRaised.load(ordering: .acquiring) else { return nil }
+        return reason.withLock { $0 }
+    }
 }

@@ -23,19 +23,19 @@ struct PageSending: DeliveryStage {
     func send(_ pages: [OutgoingPage], to destination: APNsDestination) async -> [PageOutcome] {
         var ids = APNsIDGenerator()
         var pushes: [LiveActivityPush] = []
-        var pushFlags: [DispatchStopFlag] = []
         var lowered = 0
+        let batchSize = settings.pushesPerBatch
         for page in pages {
-            pushes += page.dispatch.pushes(to: page.targets, standing: page.standing, ids: &ids)
-            pushFlags += Array(repeating: page.stop, count: page.targets.count)
+            let pagePushes = page.dispatch.pushes(
+                to: page.targets, standing: page.standing, ids: &ids, payloadSharedBy: batchSize)
+            if pushes.isEmpty { pushes = pagePushes } else { pushes += pagePushes }
             if let standing = page.standing {
                 lowered += page.targets.count { standing.isLowered(frequentPushesEnabled: $0.frequentPushesEnabled) }
             }
         }
         if lowered > 0 { GatewayMetrics.priorityLowered(lowered) }
-        let sent = await sending.send(pushes, inBatchesOf: settings.pushesPerBatch, to: destination) { [pushFlags] in
-            pushFlags[$0].raised != nil
-        }
+        let stops = PageStops(pages.map { ($0.targets.count, $0.stop) })
+        let sent = await sending.send(pushes, inBatchesOf: batchSize, to: destination, stopped: stops.isStopped)
         var outcomes: [PageOutcome?] = []
         var resent: [(index: Int, page: OutgoingPage, results: [SentPush?])] = []
         var offset = 0
