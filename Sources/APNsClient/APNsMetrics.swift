@@ -23,20 +23,33 @@ public struct APNsMetrics: Sendable {
         // Counted by number, named once per status at the end (-1: no answer): not a string per push.
         var statuses: [Int: Int] = [:]
         let answerDuration = Timer(label: Self.answerDurationLabel, dimensions: [("kind", kind.rawValue)], factory: factory)
-        for outcome in outcomes {
-            switch outcome {
-            case .success(let answer):
-                statuses[answer.status, default: 0] += 1
-                answerDuration.record(duration: answer.answerTime)
-            case .failure(let error):
-                // An answer cut off after its headers still says what APNs answered.
-                statuses[error.partialAnswer?.status ?? -1, default: 0] += 1
-            }
+        // Read in place: binding each outcome would copy it, retaining its headers and body.
+        for index in outcomes.indices {
+            statuses[outcomes[index].answeredStatus, default: 0] += 1
+            if let answerTime = outcomes[index].answerTime { answerDuration.record(duration: answerTime) }
         }
         for (status, count) in statuses {
             let label = status < 0 ? "none" : String(status)
             Counter(label: Self.requestsLabel, dimensions: [("kind", kind.rawValue), ("status", label)], factory: factory)
                 .increment(by: count)
+        }
+    }
+}
+
+extension Result<HTTP2Response, HTTP2TransportError> {
+    /// The status APNs answered, also of an answer cut off after its headers; -1 for none.
+    fileprivate var answeredStatus: Int {
+        switch self {
+        case .success(let answer): answer.status
+        case .failure(let error): error.partialAnswer?.status ?? -1
+        }
+    }
+
+    /// How long a whole answer took; nil for none.
+    fileprivate var answerTime: Duration? {
+        switch self {
+        case .success(let answer): answer.answerTime
+        case .failure: nil
         }
     }
 }
