@@ -68,6 +68,22 @@ struct CurlHTTP2ClientTests {
         }
     }
 
+    /// Each lane's thread carries the client's name and its number, as `top -H` and `perf` show threads.
+    @Test func eachLanesThreadIsNamedAfterItsClient() async throws {
+        let client = CurlHTTP2Client(configuration: .init(maximumConnectionsPerHost: 2, threads: 2), name: "lg-lane-name")
+        let expected: Set<String> = ["lg-lane-name-1", "lg-lane-name-2"]
+        var names: Set<String> = []
+        for _ in 0..<200 where !expected.isSubset(of: names) {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            names = Set(
+                tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+                    .map { $0.trimmingCharacters(in: .newlines) })
+            if !expected.isSubset(of: names) { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(expected.isSubset(of: names), "threads: \(names.sorted())")
+        await client.shutdown()
+    }
+
     /// One stream on one connection: each request goes out on the handle the last one used. libcurl keeps
     /// a copy of a body and the handle skips copying it again only when the next body has the same bytes:
     /// a body of the same length but other bytes, the same bytes in another array, a shorter one and an

@@ -38,9 +38,16 @@ final class CurlLane: Sendable {
         self.configuration = configuration
         self.multi = CurlMultiHandle(configuration: configuration)
         let thread = Thread { [self] in
-            // Named from inside: on Linux a name set before start is not given to the system thread,
-            // and `top -H` or `perf` would show it as one of Dispatch's. Linux keeps 15 bytes of it.
-            Thread.current.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)
+            // Named from inside: a new thread starts with its creator's name (one of Dispatch's, in `top -H`
+            // or `perf`), and on Linux Foundation's `Thread.name` reaches the system thread only once the
+            // creating thread has recorded it, which may come later. So it is also written where Linux keeps
+            // it (proc(5), 15 bytes).
+            let shortName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
+            Thread.current.name = shortName
+            if let comm = fopen("/proc/thread-self/comm", "w") {
+                fputs(shortName, comm)
+                fclose(comm)
+            }
             self.runLoop()
         }
         thread.start()
