@@ -36,7 +36,7 @@ package final class DispatchStopSignals: Sendable {
     }
 }
 
-/// Set once, read before every batch of one delivery.
+/// Set once; read for every push of one delivery, as its batch gets its turn.
 final class DispatchStopFlag: Sendable {
     private let reason = Mutex<DispatchStop?>(nil)
     /// Whether `reason` is set: read for every push, by the threads sending a page's batches side by

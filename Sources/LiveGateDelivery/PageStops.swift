@@ -16,8 +16,6 @@ struct PageStops: Sendable {
     }
 
     func isStopped(_ push: Int) -> Bool {
-        // A fan-out's one page: its flag, without a search.
-        if stops.count == 1 { return push < pageEnds[0] && stops[0].raised != nil }
         var low = 0
         var high = pageEnds.count
         while low < high {
