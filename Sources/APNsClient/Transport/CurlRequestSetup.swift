@@ -61,7 +61,9 @@ enum CurlRequestSetup {
             handle.headerList = headers
         }
         let context = Unmanaged.passUnretained(transfer).toOpaque()
-        check.note(lg_curl_easy_setopt_string(easy, CURLOPT_URL, request.url))
+        // libcurl copies the URL; `withCString` lends the string's own bytes, where passing the String
+        // would copy them into a new array for every push.
+        check.note(request.url.withCString { lg_curl_easy_setopt_string(easy, CURLOPT_URL, $0) })
         check.note(lg_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
         check.note(lg_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
         check.note(lg_curl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context))
@@ -151,7 +153,7 @@ enum CurlRequestSetup {
         lg_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &ready)
         lg_curl_easy_getinfo_offset(easy, CURLINFO_TOTAL_TIME_T, &ended)
         // Moved out, not copied: the transfer is done with them.
-        var headers: [String: String] = [:]
+        var headers = HTTP2Headers()
         var body: [UInt8] = []
         swap(&headers, &transfer.responseHeaders)
         swap(&body, &transfer.responseBody)

@@ -10,7 +10,7 @@ final class CurlTransfer: LaneRequest, @unchecked Sendable {
     let completion: TransferCompletion
     /// The headers to keep, nil for all: the lane's own copy, set as it hands the transfer to libcurl.
     var keptHeaders: [KeptHeaderName]?
-    var responseHeaders: [String: String] = [:]
+    var responseHeaders = HTTP2Headers()
     var responseBody: [UInt8] = []
     /// How many times libcurl set out to send the request (`curlPrereqCallback`); it may send it only once.
     var attempts = 0

@@ -23,7 +23,7 @@ public struct HTTP2Request: Sendable {
 /// What came back: the status, the response headers (names lower-cased) and the body.
 public struct HTTP2Response: Sendable, Equatable {
     public var status: Int
-    public var headers: [String: String]
+    public var headers: HTTP2Headers
     public var body: [UInt8]
     /// True when the request went over a connection that was already open.
     public var reusedConnection: Bool
@@ -31,7 +31,7 @@ public struct HTTP2Response: Sendable, Equatable {
     public var answerTime: Duration = .zero
 
     public init(
-        status: Int, headers: [String: String] = [:], body: [UInt8] = [], reusedConnection: Bool = false,
+        status: Int, headers: HTTP2Headers = [:], body: [UInt8] = [], reusedConnection: Bool = false,
         answerTime: Duration = .zero
     ) {
         self.status = status
