@@ -36,7 +36,7 @@ public final class APNsSender: Sendable {
                 await send(pushes, indices: indices, to: destination, client: client, token: token)
             }
             metrics.record(outcomes, kind: .device)
-            return outcomes.map(APNsSendResult.init)
+            return APNsSendResult.results(of: outcomes)
         } catch {
             return pushes.map { _ in .unsignable(error) }
         }
@@ -47,13 +47,12 @@ public final class APNsSender: Sendable {
         _ pushes: [LiveActivityPush], indices: [Int], to destination: APNsDestination, client: CurlHTTP2Client,
         token: ProviderToken
     ) async -> [Result<HTTP2Response, HTTP2TransportError>] {
-        var requests: [HTTP2Request] = []
-        requests.reserveCapacity(indices.count)
         let deviceURL = destination.endpoint.baseURL + "/3/device/"
         // A batch is normally one message's pushes: their shared lines are looked up once, not per push.
         var shared: (priority: APNsPriority, expiration: Int64, lines: SharedHeaderLines)?
         // Each push's fields are read in place: copying a push would retain its token and payload.
-        for index in indices {
+        return await client.send(batchOf: indices.count) { position in
+            let index = indices[position]
             let priority = pushes[index].priority
             let expiration = pushes[index].expiration
             if shared?.priority != priority || shared?.expiration != expiration {
@@ -62,13 +61,11 @@ public final class APNsSender: Sendable {
                     sharedHeaders.lines(token: token, bundleID: destination.bundleID, priority: priority, expiration: expiration)
                 )
             }
-            requests.append(
-                HTTP2Request(
-                    url: deviceURL + pushes[index].deviceToken.hex,
-                    headers: [("apns-id", pushes[index].apnsID.lowercasedText)], sharedHeaders: shared?.lines,
-                    body: pushes[index].payload))
+            return HTTP2Request(
+                url: deviceURL + pushes[index].deviceToken.hex,
+                headers: [("apns-id", pushes[index].apnsID.lowercasedText)], sharedHeaders: shared?.lines,
+                body: pushes[index].payload)
         }
-        return await client.send(batch: requests)
     }
 
     /// Closes every connection and stops the clients' threads.

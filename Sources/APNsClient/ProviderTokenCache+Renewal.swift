@@ -42,7 +42,7 @@ extension ProviderTokenCache {
 extension APNsResponse {
     /// What an HTTP/2 answer says as APNs words it: status, `apns-id`, `apns-request-id`, `retry-after`,
     /// error body.
-    init(_ answer: HTTP2Response) {
+    init(_ answer: consuming HTTP2Response) {
         // One pass over the few headers kept, rather than three hashed lookups per answer.
         var apnsID: String?
         var requestID: String?

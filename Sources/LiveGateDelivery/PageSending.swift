@@ -36,23 +36,33 @@ struct PageSending: DeliveryStage {
         if lowered > 0 { GatewayMetrics.priorityLowered(lowered) }
         let stops = PageStops(pages.map { ($0.targets.count, $0.stop) })
         let sent = await sending.send(pushes, inBatchesOf: batchSize, to: destination, stopped: stops.isStopped)
-        var outcomes: [PageOutcome?] = []
+        var outcomes = [PageOutcome?](repeating: nil, count: pages.count)
         var resent: [(index: Int, page: OutgoingPage, results: [SentPush?])] = []
-        var offset = 0
-        for page in pages {
-            let range = offset..<(offset + page.targets.count)
-            offset += page.targets.count
-            let results = zip(sent[range], pushes[range]).map { result, push in
-                result.map { SentPush(result: $0.result, retries: $0.retries, throttling: $0.throttling, push: push) }
+        // From the last page back, each push moved into its result (`removeLast`), not copied: a copy
+        // retains its token and payload, and freeing the pushes would release them again.
+        var remaining = consume pushes
+        for (index, page) in pages.enumerated().reversed() {
+            let count = page.targets.count
+            let start = remaining.count - count
+            let results = [SentPush?](unsafeUninitializedCapacity: count) { results, initialized in
+                for offset in (0..<count).reversed() {
+                    let push = remaining.removeLast()
+                    let result: SentPush?
+                    if let outcome = sent[start + offset] {
+                        result = SentPush(result: outcome.result, retries: outcome.retries, throttling: outcome.throttling, push: push)
+                    } else {
+                        result = nil
+                    }
+                    (results.baseAddress! + offset).initialize(to: result)
+                }
+                initialized = count
             }
             if UnansweredResend.mayHelp(results) {
-                resent.append((outcomes.count, page, results))
-                outcomes.append(nil)
+                resent.append((index, page, results))
             } else {
-                outcomes.append(
-                    PageOutcome(
-                        page: page.targets, results: results, dispatch: page.dispatch,
-                        recordsPushes: queue.wantsPushEvents(for: page.dispatch)))
+                outcomes[index] = PageOutcome(
+                    page: page.targets, results: results, dispatch: page.dispatch,
+                    recordsPushes: queue.wantsPushEvents(for: page.dispatch))
             }
         }
         guard !resent.isEmpty else { return outcomes.map { $0! } }

@@ -135,7 +135,7 @@ struct PushSending: Sendable {
             pending.removeAll { attempts[$0].readyAt <= now }
             // Permits are held for the requests only, not while waiting to retry. The stop is checked
             // once the requests' turn comes: pushes of a dispatch stopped meanwhile never go.
-            let (going, answers) = await limit.withPermits(ready.count) { () -> ([Int], [APNsSendResult]) in
+            let (going, answersInOrder) = await limit.withPermits(ready.count) { () -> ([Int], [APNsSendResult]) in
                 let going = ready.filter { !stopped($0) }
                 return (going, going.isEmpty ? [] : await send(going))
             }
@@ -148,7 +148,12 @@ struct PushSending: Sendable {
             var delays: [Int: Duration] = [:]
             var accepted: [Int] = []
             var throttledAnswers = 0
-            for (index, answer) in zip(going, answers) {
+            // From the last answer back, each moved out as it is read (`popLast`): reading them in place
+            // would copy each, retaining its strings, and freeing the answers would release them again.
+            var answers = answersInOrder
+            var retrying: [Int] = []
+            for index in going.reversed() {
+                guard let answer = answers.popLast() else { break }
                 attempts[index].tries += 1
                 let tries = attempts[index].tries
                 var throttledWait: Duration?
@@ -178,8 +183,9 @@ struct PushSending: Sendable {
                     delays[tries] = delay
                     attempts[index].readyAt = answered + delay
                 }
-                pending.append(index)
+                retrying.append(index)
             }
+            pending.append(contentsOf: retrying.reversed())
             backoff.accepted(accepted.lazy.map(key))
             GatewayMetrics.apnsThrottled(throttledAnswers, channel: isChannel)
         }

@@ -112,6 +112,37 @@ struct CurlHTTP2ClientTests {
         }
     }
 
+    /// A batch made request by request (`send(batchOf:)`): each index is asked for once, and each answer
+    /// comes back in its request's place, with that request's own body echoed.
+    @Test func aBatchMadeRequestByRequestIsAnsweredInOrder() async throws {
+        let certificate = try await TestKeyPair.Certificate.make()
+        defer { certificate.remove() }
+        try await EchoServer.with(tls: certificate) { port in
+            let client = CurlHTTP2Client(
+                configuration: .init(
+                    maximumConnectionsPerHost: 1, maximumStreamsPerConnection: 8, trustedCAFile: certificate.certificateFile))
+            var asked: [Int] = []
+            let answers = await client.send(batchOf: 40) { index in
+                asked.append(index)
+                var request = Self.push(port, scheme: "https", index: index)
+                request.body = Array("{\"index\":\(index)}".utf8)
+                return request
+            }
+            await client.shutdown()
+            #expect(asked == Array(0..<40))
+            #expect(answers.count == 40)
+            for (index, answer) in answers.enumerated() {
+                let response = try answer.get()
+                #expect(response.status == 200)
+                #expect(response.body == Array("{\"index\":\(index)}".utf8), "answer \(index)")
+            }
+            #expect(
+                await client.send(batchOf: 0) { _ in
+                    Issue.record("asked for a request of an empty batch"); return Self.push(port, scheme: "https", index: 0)
+                }.isEmpty)
+        }
+    }
+
     /// A lane's pass checks the socket of each transfer on it; within the pass, checks of a socket found
     /// quiet are answered without a system call (`CurlPollCache`). With 400 streams waiting 50 ms for
     /// their answers on one connection most checks are such repeats, and still each stream gets its own

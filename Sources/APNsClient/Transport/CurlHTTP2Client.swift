@@ -68,13 +68,21 @@ public final class CurlHTTP2Client: Sendable {
     /// Sends the requests concurrently and returns their answers in the same order, once all are in:
     /// one wake-up of the caller for the whole batch, which goes to one lane.
     public func send(batch requests: [HTTP2Request]) async -> [Result<HTTP2Response, HTTP2TransportError>] {
-        guard !requests.isEmpty else { return [] }
-        let lane = takeLane(for: requests.count)
-        defer { release(lane, count: requests.count) }
+        await send(batchOf: requests.count) { requests[$0] }
+    }
+
+    /// As `send(batch:)`, for requests `0..<count`, each made by `request` straight into its transfer:
+    /// no array of requests is built, copied into the transfers and freed again.
+    public func send(
+        batchOf count: Int, _ request: (Int) -> HTTP2Request
+    ) async -> [Result<HTTP2Response, HTTP2TransportError>] {
+        guard count > 0 else { return [] }
+        let lane = takeLane(for: count)
+        defer { release(lane, count: count) }
         let answers = await withCheckedContinuation { continuation in
-            let batch = TransferBatch(count: requests.count, continuation: continuation)
-            let transfers = requests.enumerated().map { index, request in
-                CurlTransfer(request: request, completion: .batch(batch, index: index))
+            let batch = TransferBatch(count: count, continuation: continuation)
+            let transfers = (0..<count).map { index in
+                CurlTransfer(request: request(index), completion: .batch(batch, index: index))
             }
             batch.keep(transfers)
             lanes[lane].hand(transfers)

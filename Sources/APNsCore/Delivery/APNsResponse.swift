@@ -31,11 +31,17 @@ public struct APNsResponse: Sendable, Equatable {
     public init(
         status: Int, body: [UInt8], apnsID: String?, requestID: String? = nil, retryAfter: String? = nil, now: Double = 0
     ) {
-        self.init(status: status, apnsID: apnsID, requestID: requestID)
-        self.retryAfter = retryAfter.flatMap { RetryAfter.wait($0, now: now) }
-        guard !(200..<300).contains(status), let parsed = try? JSONValue.parse(body) else { return }
-        reason = parsed["reason"]?.stringValue.map(APNsReason.init(rawValue:))
-        timestamp = parsed["timestamp"]?.numberLexeme.flatMap { Int64($0) }
+        var reason: APNsReason?
+        var timestamp: Int64?
+        if !(200..<300).contains(status), let parsed = try? JSONValue.parse(body) {
+            reason = parsed["reason"]?.stringValue.map(APNsReason.init(rawValue:))
+            timestamp = parsed["timestamp"]?.numberLexeme.flatMap { Int64($0) }
+        }
+        // Built once with every field, not built and then changed: nearly every answer is a 200, read
+        // once per push.
+        self.init(
+            status: status, apnsID: apnsID, requestID: requestID, reason: reason, timestamp: timestamp,
+            retryAfter: retryAfter.flatMap { RetryAfter.wait($0, now: now) })
     }
 
     /// 403 for the provider token (expired, invalid or missing): a freshly signed one may be accepted.
