@@ -60,7 +60,7 @@ package struct WebhookController: Sendable {
 
     @Sendable func list(_ request: Request, context: LiveGateRequestContext) async throws -> Response {
         guard let key = context.apiKey else { throw APIError.missingKey }
-        var query = QueryParameters(request.uri.query, allowed: [])
+        let query = QueryParameters(request.uri.query, allowed: [])
         try query.throwIfAny()
         let endpoints = try await webhooks.list(workspaceID: key.workspaceID)
         var answer = JSONObject()
