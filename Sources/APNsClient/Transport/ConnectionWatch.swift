@@ -18,7 +18,8 @@ final class ConnectionWatch {
     }
 
     let timeout: Duration
-    private var connections: [CurlConnectionID: Watched] = [:]
+    /// A lane holds a few connections: looked up in order, which costs less per push than hashing.
+    private var connections: [(id: CurlConnectionID, watched: Watched)] = []
 
     init(timeout: Duration) {
         self.timeout = timeout
@@ -27,21 +28,24 @@ final class ConnectionWatch {
     /// `transfer`'s request is going out on `connection`.
     func requestSent(_ transfer: CurlTransfer, on connection: CurlConnectionID) {
         transfer.connection = connection
-        connections[connection, default: Watched(outstanding: 0, quietSince: .now)].outstanding += 1
+        if let place = place(of: connection) {
+            connections[place].watched.outstanding += 1
+        } else {
+            connections.append((connection, Watched(outstanding: 1, quietSince: .now)))
+        }
     }
 
     /// `transfer` is no longer in flight; `answered`: its connection gave (at least the head of) an
     /// answer to it, which shows the connection alive.
     func requestEnded(_ transfer: CurlTransfer, answered: Bool, now: ContinuousClock.Instant) {
-        guard let connection = transfer.connection, var watched = connections[connection] else { return }
+        guard let connection = transfer.connection, let place = place(of: connection) else { return }
         transfer.connection = nil
-        watched.outstanding -= 1
-        if watched.outstanding <= 0 {
-            connections[connection] = nil
-            return
+        connections[place].watched.outstanding -= 1
+        if connections[place].watched.outstanding <= 0 {
+            connections.remove(at: place)
+        } else if answered {
+            connections[place].watched.quietSince = now
         }
-        if answered { watched.quietSince = now }
-        connections[connection] = watched
     }
 
     /// The connections that have answered nothing for `timeout` while requests were outstanding on
@@ -57,8 +61,12 @@ final class ConnectionWatch {
                 next = deadline
             }
         }
-        for connection in quiet { connections[connection] = nil }
+        if !quiet.isEmpty { connections.removeAll { quiet.contains($0.id) } }
         return (quiet, next)
+    }
+
+    private func place(of connection: CurlConnectionID) -> Int? {
+        connections.firstIndex { $0.id == connection }
     }
 }
 

@@ -11,8 +11,8 @@ struct CurlConnectionID: Hashable {
     init(localIP: UnsafePointer<CChar>?, localPort: Int32, peerIP: UnsafePointer<CChar>?, peerPort: Int32) {
         self.localPort = localPort
         self.peerPort = peerPort
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for text in [localIP, peerIP] {
+        // Each address followed by a separator; no array of the two per push.
+        func add(_ text: UnsafePointer<CChar>?, to hash: inout UInt64) {
             var byte = text
             while let current = byte, current.pointee != 0 {
                 hash = (hash ^ UInt64(UInt8(bitPattern: current.pointee))) &* 0x100_0000_01b3
@@ -20,6 +20,9 @@ struct CurlConnectionID: Hashable {
             }
             hash = (hash ^ 0x2F) &* 0x100_0000_01b3
         }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        add(localIP, to: &hash)
+        add(peerIP, to: &hash)
         addresses = hash
     }
 
