@@ -270,6 +270,29 @@ struct CurlHTTP2ClientTests {
         await client.shutdown()
     }
 
+    /// A connection that never finishes its TLS handshake fails its requests at the connect timeout, as
+    /// timed out and never sent: the response timeout, far longer here, is not what ends them.
+    @Test func aHandshakeThatNeverEndsTimesOutAtTheConnectTimeout() async throws {
+        let (silent, port) = try await Self.silentServer()
+        defer { silent.stop() }
+        let client = CurlHTTP2Client(
+            configuration: .init(connectTimeout: .milliseconds(300), responseTimeout: .seconds(120)))
+        let started = ContinuousClock.now
+        let answers = await client.send(batch: (0..<3).map { Self.push(port, scheme: "https", index: $0) })
+        let waited = ContinuousClock.now - started
+        await client.shutdown()
+        for answer in answers {
+            guard case .failure(let error) = answer else {
+                Issue.record("a silent server answered: \(answer)")
+                continue
+            }
+            #expect(error.code == .timedOut, "\(error)")
+        }
+        #expect(waited >= .milliseconds(300), "not before the connect timeout")
+        // A ceiling only the response timeout or a hang reaches.
+        #expect(waited < .seconds(60))
+    }
+
     /// A server that accepts connections and never says a word. Another test may take the free port
     /// first (the server then exits at once), and a busy machine may take seconds to start Python: each
     /// try waits for the server itself, on a new port after a lost one.

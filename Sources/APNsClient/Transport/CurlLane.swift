@@ -93,6 +93,7 @@ final class CurlLane: Sendable {
         var active = ActiveTransfers()
         var idle: [LaneEasyHandle] = []
         let watch = ConnectionWatch(timeout: configuration.responseTimeout)
+        var connectTimeouts = ConnectTimeouts(timeout: configuration.connectTimeout)
         let sockets = CurlSockets()
         // The lane's own copy, which its header callbacks read for every answer: the client's is shared
         // with the other lanes' threads.
@@ -124,7 +125,7 @@ final class CurlLane: Sendable {
         // Hands a transfer to libcurl on a handle configured for its scheme; false (and the transfer
         // failed) when it could not be.
         @discardableResult
-        func start(_ transfer: CurlTransfer) -> Bool {
+        func start(_ transfer: CurlTransfer, at now: ContinuousClock.Instant) -> Bool {
             guard let handle = idle.popLast() ?? LaneEasyHandle() else {
                 transfer.completion.finish(.failure(HTTP2TransportError(.invalidRequest, "curl_easy_init failed")))
                 return false
@@ -150,6 +151,8 @@ final class CurlLane: Sendable {
             transfer.handle = handle
             transfer.watch = watch
             transfer.keptHeaders = keptHeaders
+            transfer.startedAt = now
+            connectTimeouts.started(at: now)
             active.add(transfer, on: handle.easy)
             curl_multi_add_handle(multi.handle, handle.easy)
             return true
@@ -179,9 +182,10 @@ final class CurlLane: Sendable {
             // A transfer that could not be handed to libcurl leaves its room to the next pass.
             let room = configuration.maximumTransfersInProgress - active.count
             if room > 0, admission.waitingCount > 0 {
-                for decision in admission.admit(room: room, now: .now) {
+                let admitted = ContinuousClock.now
+                for decision in admission.admit(room: room, now: admitted) {
                     switch decision {
-                    case .start(let transfer): start(transfer)
+                    case .start(let transfer): start(transfer, at: admitted)
                     case .fail(let transfer, let refusal): transfer.completion.finish(.failure(refusal))
                     }
                 }
@@ -223,11 +227,29 @@ final class CurlLane: Sendable {
                 }
                 sockets.shutDown(connection)
             }
+            // Transfers not sent within the connect timeout: their connection never opened, or no stream
+            // came free for them. They end as libcurl's own timeout would have ended them.
+            if connectTimeouts.isDue(at: now) {
+                let late = connectTimeouts.check(active.transfers, now: now) { $0.wasSent ? nil : $0.startedAt }
+                for transfer in late {
+                    guard let handle = transfer.handle else { continue }
+                    active.remove(transfer)
+                    let outcome = Result<HTTP2Response, HTTP2TransportError>.failure(
+                        HTTP2TransportError(.timedOut, "no connection was ready to send on within \(connectTimeouts.timeout)"))
+                    let refused = admission.ended(transfer, outcome: outcome, inFlight: active.transfers, now: now)
+                    end(transfer, on: handle.easy, outcome)
+                    for (refused, refusal) in refused {
+                        if let handle = refused.handle { fail(handle, refused, refusal) }
+                    }
+                }
+            }
             // Answers freed room for queued requests: start them now rather than after the next wait.
             if admission.waitingCount > 0 && active.count < configuration.maximumTransfersInProgress { continue }
-            // Woken by libcurl's sockets and timers, a new request, the next response deadline, or (with
-            // transfers in flight) the end of a short wait.
-            let untilDeadline = nextDeadline.map { ($0 - now).curlMilliseconds }
+            // Woken by libcurl's sockets and timers, a new request, the next response deadline or connect
+            // timeout check, or (with transfers in flight) the end of a short wait.
+            var wakeAt = nextDeadline
+            if let check = connectTimeouts.nextCheck, wakeAt.map({ check < $0 }) ?? true { wakeAt = check }
+            let untilDeadline = wakeAt.map { ($0 - now).curlMilliseconds }
             sockets.flush()
             curl_multi_poll(multi.handle, nil, 0, LanePollWait.milliseconds(inFlight: active.count, untilDeadline: untilDeadline), nil)
         }
