@@ -92,6 +92,8 @@ final class CurlLane: Sendable {
         var admission = LaneAdmission<CurlTransfer>()
         var active = ActiveTransfers()
         var idle: [LaneEasyHandle] = []
+        // The transfers libcurl reports finished in a pass: their handles and results.
+        var finished: [(easy: UnsafeMutableRawPointer, result: CURLcode)] = []
         let watch = ConnectionWatch(timeout: configuration.responseTimeout)
         var connectTimeouts = ConnectTimeouts(timeout: configuration.connectTimeout)
         let sockets = CurlSockets()
@@ -198,21 +200,28 @@ final class CurlLane: Sendable {
             lg_poll_cache_end_pass()
             var remaining: Int32 = 0
             let now = ContinuousClock.now
+            // Every message is read before any handle leaves libcurl: removing a handle makes libcurl 7.88
+            // look through the messages not yet read for one of that handle's, so removing each as its
+            // message is read would walk the rest of the pass's messages once per finished transfer.
+            finished.removeAll(keepingCapacity: true)
             while let message = curl_multi_info_read(multi.handle, &remaining) {
-                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                    let transfer = active.remove(on: easy)
-                else { continue }
-                let result = message.pointee.data.result
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                finished.append((easy, message.pointee.data.result))
+            }
+            var refusedNow: [(CurlTransfer, HTTP2TransportError)] = []
+            for (easy, result) in finished {
+                guard let transfer = active.remove(on: easy) else { continue }
                 let outcome = CurlRequestSetup.outcome(of: transfer, easy: easy, result: result)
                 watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
                 // When no connection to its endpoint could be opened, the requests still waiting for one
-                // there fail now rather than each trying a connection of its own. Decided before the
+                // there fail too rather than each trying a connection of its own. Decided before the
                 // transfer ends, as ending it hands its outcome over.
-                let refused = admission.ended(transfer, outcome: outcome, inFlight: active.transfers, now: now)
+                refusedNow += admission.ended(transfer, outcome: outcome, inFlight: active.transfers, now: now)
                 end(transfer, on: easy, outcome)
-                for (refused, refusal) in refused {
-                    if let handle = refused.handle { fail(handle, refused, refusal) }
-                }
+            }
+            // Once the pass's own endings are through: one that ended by itself meanwhile keeps its outcome.
+            for (refused, refusal) in refusedNow where refused.activePlace >= 0 {
+                if let handle = refused.handle { fail(handle, refused, refusal) }
             }
             // Connections that answered nothing for the timeout while requests waited on them: their
             // requests fail (removing a handle resets its stream), and the connection is closed.
