@@ -129,6 +129,8 @@ static void *run_lane(void *argument) {
     curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, lane->connections);
     curl_multi_setopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, lane->streams);
     long next = 0, finished = 0, in_flight = lane->connections * lane->streams;
+    // The handles a pass finished: at most every one in flight.
+    CURL **done = calloc((size_t)in_flight, sizeof(CURL *));
     for (long i = 0; i < in_flight && next < lane->count; i++) {
         CURL *easy = new_transfer(lane);
         set_push(easy, lane->uris[next++], lane_number, ++serial);
@@ -139,6 +141,9 @@ static void *run_lane(void *argument) {
         lg_poll_cache_begin_pass();
         curl_multi_perform(multi, &running);
         lg_poll_cache_end_pass();
+        // Every message is read before any handle is removed, as the gateway's lanes do: removing a
+        // handle makes libcurl 7.88 look through the messages not yet read for one of that handle's.
+        long done_count = 0;
         CURLMsg *message;
         while ((message = curl_multi_info_read(multi, &queued))) {
             if (message->msg != CURLMSG_DONE) continue;
@@ -146,6 +151,10 @@ static void *run_lane(void *argument) {
             long status = 0;
             curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
             if (message->data.result == CURLE_OK && status == 200) lane->answered_ok++;
+            done[done_count++] = easy;
+        }
+        for (long i = 0; i < done_count; i++) {
+            CURL *easy = done[i];
             finished++;
             curl_multi_remove_handle(multi, easy);
             if (next < lane->count) {
@@ -159,6 +168,7 @@ static void *run_lane(void *argument) {
         if (finished < lane->count) curl_multi_poll(multi, NULL, 0, 100, NULL);
     }
     curl_multi_cleanup(multi);
+    free(done);
     return NULL;
 }
 
