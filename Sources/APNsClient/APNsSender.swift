@@ -36,7 +36,7 @@ public final class APNsSender: Sendable {
                 await send(pushes, indices: indices, to: destination, client: client, token: token)
             }
             metrics.record(outcomes, kind: .device)
-            return APNsSendResult.results(of: outcomes)
+            return APNsSendResult.results(of: consume outcomes)
         } catch {
             return pushes.map { _ in .unsignable(error) }
         }

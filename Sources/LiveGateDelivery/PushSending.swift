@@ -150,7 +150,7 @@ struct PushSending: Sendable {
             var throttledAnswers = 0
             // From the last answer back, each moved out as it is read (`popLast`): reading them in place
             // would copy each, retaining its strings, and freeing the answers would release them again.
-            var answers = answersInOrder
+            var answers = consume answersInOrder
             var retrying: [Int] = []
             for index in going.reversed() {
                 guard let answer = answers.popLast() else { break }
