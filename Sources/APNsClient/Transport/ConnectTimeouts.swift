@@ -1,11 +1,11 @@
 /// The client's connect timeout, kept by its lane rather than by libcurl.
 ///
-/// libcurl 7.88 arms a timer for every transfer when `CURLOPT_CONNECTTIMEOUT_MS` is set
-/// (`Curl_pretransfer`): a node each transfer inserts into the multi handle's splay tree and takes out
-/// again, about 1% of a lane's CPU in a fan-out, where nearly every request goes out on a connection
-/// already open. The lane instead checks its started transfers now and then: one not sent
-/// `timeout` after it started (its connection still opening, or no stream free for it) has met the
-/// connect timeout, as it would have in libcurl, which counts from the transfer's start too.
+/// libcurl 7.88 arms a timer for every transfer when `CURLOPT_CONNECTTIMEOUT_MS` is set (as the
+/// transfer enters its connect state, `multi.c`): a node each transfer inserts into the multi handle's
+/// splay tree and takes out again, about 1% of a lane's CPU in a fan-out, where nearly every request
+/// goes out on a connection already open. The lane instead checks its started transfers now and then:
+/// one not sent `timeout` after it started (its connection still opening, or no stream free for it) has
+/// met the connect timeout, as it would have in libcurl, which counts from the transfer's start too.
 ///
 /// A check is due when the oldest deadline it knows of comes, and a transfer started later has a later
 /// deadline than that: so no deadline is missed, and while requests go out at once, a check comes once
