@@ -95,7 +95,6 @@ final class CurlLane: Sendable {
         // The transfers libcurl reports finished in a pass: their handles and results.
         var finished: [(easy: UnsafeMutableRawPointer, result: CURLcode)] = []
         let watch = ConnectionWatch(timeout: configuration.responseTimeout)
-        var connectTimeouts = ConnectTimeouts(timeout: configuration.connectTimeout)
         let sockets = CurlSockets()
         // The lane's own copy, which its header callbacks read for every answer: the client's is shared
         // with the other lanes' threads.
@@ -124,10 +123,10 @@ final class CurlLane: Sendable {
             active.remove(transfer)
             end(transfer, on: handle.easy, .failure(error))
         }
-        // Ends a transfer, already out of `active`, that finished or met its connect timeout. When no
-        // connection to its endpoint could be opened, returns the requests still waiting for one there,
-        // to fail too rather than each try a connection of its own (`LaneAdmission.ended`): decided before
-        // the transfer ends, as ending it hands its outcome over.
+        // Ends a transfer, already out of `active`, that libcurl finished. When no connection to its
+        // endpoint could be opened, returns the requests still waiting for one there, to fail too rather
+        // than each try a connection of its own (`LaneAdmission.ended`): decided before the transfer ends,
+        // as ending it hands its outcome over.
         func conclude(
             _ transfer: CurlTransfer, on easy: UnsafeMutableRawPointer,
             _ outcome: consuming Result<HTTP2Response, HTTP2TransportError>, now: ContinuousClock.Instant
@@ -146,7 +145,7 @@ final class CurlLane: Sendable {
         // Hands a transfer to libcurl on a handle configured for its scheme; false (and the transfer
         // failed) when it could not be.
         @discardableResult
-        func start(_ transfer: CurlTransfer, at now: ContinuousClock.Instant) -> Bool {
+        func start(_ transfer: CurlTransfer) -> Bool {
             guard let handle = idle.popLast() ?? LaneEasyHandle() else {
                 transfer.completion.finish(.failure(HTTP2TransportError(.invalidRequest, "curl_easy_init failed")))
                 return false
@@ -172,8 +171,6 @@ final class CurlLane: Sendable {
             transfer.handle = handle
             transfer.watch = watch
             transfer.keptHeaders = keptHeaders
-            transfer.startedAt = now
-            connectTimeouts.started(at: now)
             active.add(transfer, on: handle.easy)
             curl_multi_add_handle(multi.handle, handle.easy)
             return true
@@ -203,10 +200,9 @@ final class CurlLane: Sendable {
             // A transfer that could not be handed to libcurl leaves its room to the next pass.
             let room = configuration.maximumTransfersInProgress - active.count
             if room > 0, admission.waitingCount > 0 {
-                let admitted = ContinuousClock.now
-                for decision in admission.admit(room: room, now: admitted) {
+                for decision in admission.admit(room: room, now: .now) {
                     switch decision {
-                    case .start(let transfer): start(transfer, at: admitted)
+                    case .start(let transfer): start(transfer)
                     case .fail(let transfer, let refusal): transfer.completion.finish(.failure(refusal))
                     }
                 }
@@ -246,25 +242,11 @@ final class CurlLane: Sendable {
                 }
                 sockets.shutDown(connection)
             }
-            // Transfers not sent within the connect timeout: their connection never opened, or no stream
-            // came free for them. They end as libcurl's own timeout would have ended them.
-            if connectTimeouts.isDue(at: now) {
-                let late = connectTimeouts.check(active.transfers, now: now) { $0.wasSent ? nil : $0.startedAt }
-                for transfer in late {
-                    guard let handle = transfer.handle else { continue }
-                    active.remove(transfer)
-                    let timedOut = HTTP2TransportError(
-                        .timedOut, "no connection was ready to send on within \(connectTimeouts.timeout)")
-                    failRefused(conclude(transfer, on: handle.easy, .failure(timedOut), now: now))
-                }
-            }
             // Answers freed room for queued requests: start them now rather than after the next wait.
             if admission.waitingCount > 0 && active.count < configuration.maximumTransfersInProgress { continue }
-            // Woken by libcurl's sockets and timers, a new request, the next response deadline or connect
-            // timeout check, or (with transfers in flight) the end of a short wait.
-            var wakeAt = nextDeadline
-            if let check = connectTimeouts.nextCheck, wakeAt.map({ check < $0 }) ?? true { wakeAt = check }
-            let untilDeadline = wakeAt.map { ($0 - now).curlMilliseconds }
+            // Woken by libcurl's sockets and timers, a new request, the next response deadline, or (with
+            // transfers in flight) the end of a short wait.
+            let untilDeadline = nextDeadline.map { ($0 - now).curlMilliseconds }
             sockets.flush()
             curl_multi_poll(multi.handle, nil, 0, LanePollWait.milliseconds(inFlight: active.count, untilDeadline: untilDeadline), nil)
         }

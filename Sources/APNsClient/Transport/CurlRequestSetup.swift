@@ -24,9 +24,9 @@ enum CurlRequestSetup {
                 easy, CURLOPT_HTTP_VERSION, cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS),
             // Wait for a connection that can multiplex rather than open another one per request.
             lg_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1),
-            // No CURLOPT_CONNECTTIMEOUT_MS: the connect timeout is the lane's own (`ConnectTimeouts`), as is
-            // the response timeout (`ConnectionWatch`; libcurl's CURLOPT_TIMEOUT would count the wait for a
-            // free stream).
+            // Each connection's setup (resolving, TCP, TLS). The response timeout is the client's own
+            // (`ConnectionWatch`): libcurl's CURLOPT_TIMEOUT would count the wait for a free stream.
+            lg_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback),
             lg_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
             // A request goes out once: libcurl would send it again by itself after some connection failures.

@@ -20,8 +20,6 @@ final class CurlTransfer: LaneRequest, @unchecked Sendable {
     var watch: ConnectionWatch?
     /// The connection the request went out on, while it waits there for its answer (`ConnectionWatch`).
     var connection: CurlConnectionID?
-    /// When the lane handed it to libcurl, from which its connect timeout counts (`ConnectTimeouts`).
-    var startedAt: ContinuousClock.Instant?
     /// Its place among its lane's transfers in libcurl (`ActiveTransfers`); -1 when it is not there.
     var activePlace = -1
     /// The request went out (the pre-request callback let it): the server may have seen it.

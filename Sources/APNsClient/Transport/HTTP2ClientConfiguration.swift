@@ -1,8 +1,6 @@
 /// Settings of one HTTP/2 client (`threads` libcurl multi handles, each on a thread of its own).
 public struct HTTP2ClientConfiguration: Sendable {
-    /// For setting up each connection (resolving the host, TCP, and TLS): a request not sent within it
-    /// after its lane handed it to libcurl, its connection still opening or no stream free for it, fails
-    /// as `timedOut`, never having gone out (`ConnectTimeouts`).
+    /// For setting up each connection: resolving the host, TCP, and TLS.
     public var connectTimeout: Duration
     /// How long a connection with requests outstanding may answer none of them before it is taken for
     /// dead (`ConnectionWatch`): its requests then fail as `timedOut` and it is closed. A request that
