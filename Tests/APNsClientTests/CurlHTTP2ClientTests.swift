@@ -166,6 +166,7 @@ struct CurlHTTP2ClientTests {
             }
             let answeredBefore = CurlHTTP2Client.socketChecksAnsweredWithinAPass
             let answers = await client.send(batch: requests)
+            await client.shutdown()
             #expect(answers.count == ids.count)
             for (answer, id) in zip(answers, ids) {
                 let response = try answer.get()
