@@ -29,11 +29,15 @@ struct ActiveTransfers {
         return remove(at: place)
     }
 
+    /// Whether `transfer` is in the list: with libcurl, not yet ended.
+    func contains(_ transfer: CurlTransfer) -> Bool {
+        transfers.indices.contains(transfer.activePlace) && transfers[transfer.activePlace] === transfer
+    }
+
     /// Takes `transfer` out, if it is in the list.
     mutating func remove(_ transfer: CurlTransfer) {
-        let place = transfer.activePlace
-        guard transfers.indices.contains(place), transfers[place] === transfer else { return }
-        _ = remove(at: place)
+        guard contains(transfer) else { return }
+        _ = remove(at: transfer.activePlace)
     }
 
     /// Takes every transfer out.

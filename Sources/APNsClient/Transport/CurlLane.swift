@@ -123,25 +123,6 @@ final class CurlLane: Sendable {
             active.remove(transfer)
             end(transfer, on: handle.easy, .failure(error))
         }
-        // Ends a transfer, already out of `active`, that libcurl finished. When no connection to its
-        // endpoint could be opened, returns the requests still waiting for one there, to fail too rather
-        // than each try a connection of its own (`LaneAdmission.ended`): decided before the transfer ends,
-        // as ending it hands its outcome over.
-        func conclude(
-            _ transfer: CurlTransfer, on easy: UnsafeMutableRawPointer,
-            _ outcome: consuming Result<HTTP2Response, HTTP2TransportError>, now: ContinuousClock.Instant
-        ) -> [(CurlTransfer, HTTP2TransportError)] {
-            watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
-            let refused = admission.ended(transfer, outcome: outcome, inFlight: active.transfers, now: now)
-            end(transfer, on: easy, consume outcome)
-            return refused
-        }
-        // Fails the refused requests still in libcurl: one that ended by itself meanwhile keeps its outcome.
-        func failRefused(_ refused: [(CurlTransfer, HTTP2TransportError)]) {
-            for (transfer, refusal) in refused where transfer.activePlace >= 0 {
-                if let handle = transfer.handle { fail(handle, transfer, refusal) }
-            }
-        }
         // Hands a transfer to libcurl on a handle configured for its scheme; false (and the transfer
         // failed) when it could not be.
         @discardableResult
@@ -226,9 +207,18 @@ final class CurlLane: Sendable {
             var refused: [(CurlTransfer, HTTP2TransportError)] = []
             for (easy, result) in finished {
                 guard let transfer = active.remove(on: easy) else { continue }
-                refused += conclude(transfer, on: easy, CurlRequestSetup.outcome(of: transfer, easy: easy, result: result), now: now)
+                let outcome = CurlRequestSetup.outcome(of: transfer, easy: easy, result: result)
+                watch.requestEnded(transfer, answered: outcome.hasAnswer, now: now)
+                // When no connection to its endpoint could be opened, the requests still waiting for one
+                // there fail too rather than each trying a connection of its own. Decided before the
+                // transfer ends, as ending it hands its outcome over.
+                refused += admission.ended(transfer, outcome: outcome, inFlight: active.transfers, now: now)
+                end(transfer, on: easy, outcome)
             }
-            failRefused(refused)
+            // Once the pass's own endings are through: one that ended by itself meanwhile keeps its outcome.
+            for (transfer, refusal) in refused where active.contains(transfer) {
+                if let handle = transfer.handle { fail(handle, transfer, refusal) }
+            }
             // Connections that answered nothing for the timeout while requests waited on them: their
             // requests fail (removing a handle resets its stream), and the connection is closed.
             let (quiet, nextDeadline) = watch.quietConnections(now: now)
